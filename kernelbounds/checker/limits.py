@@ -1,0 +1,37 @@
+"""Work limits, checked before any work starts (exit code 3 beyond them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from math import comb
+
+from .errors import LimitExceeded
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_file_bytes: int = 64 * 2**20
+    max_m: int = 4096
+    max_n: int = 64
+    max_level_classes: int = 3_000_000
+    exhaustive_inputs: int = 2**20  # run the exhaustive route up to this many (query, multiset) pairs
+    rank_m: int = 10  # compute FLINT ranks of 2^m x 2^m kernel matrices up to this m
+    max_list: int = 1_000_000
+
+    def with_overrides(self, **kw) -> Limits:
+        known = {f.name for f in fields(self)}
+        bad = sorted(set(kw) - known)
+        if bad:
+            raise ValueError(f"unknown limit {bad[0]!r}")
+        return replace(self, **kw)
+
+
+def exhaustive_inputs(m: int, n: int) -> int:
+    """Number of (query, multiset of n-1 other tokens) pairs over {0,1}^m."""
+    tokens = 2**m
+    return tokens * comb(tokens + n - 2, n - 1)
+
+
+def require(ok: bool, pointer: str, what: str, amount: int, limit: int) -> None:
+    if not ok:
+        raise LimitExceeded(pointer, f"{what} would be {amount}, over the limit {limit}")

@@ -1,0 +1,225 @@
+"""Rule `construction`: a level-determined head solves Min-IP at length n (THEORY §2).
+
+Checked facts (docs/certificate-format-v1.md, "construction"):
+  C1  kernel >= 0 and level-determined: a(q, z) = w^<q,z> up to a per-query factor;
+  C2  every level class (|q| = p, n-1 levels in 0..p) has denominator > 0 and
+      |y - t| <= claimed worst error, attained, and worst error < 1/2;
+  C3  (when cheap) the literal head on every input over {0,1}^m has the same worst error;
+  C4  the claimed feature rank / score dimension and kernel rank, by the Kronecker
+      identity and (when cheap) FLINT's exact rank of the 2^m x 2^m kernel matrix.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb
+
+from ..common import Outcome, expect_equal, rat, scale_to_ints
+from ..errors import Invalid
+from ..jsonread import Node
+from ..limits import Limits, exhaustive_inputs, require
+
+HALF = Fraction(1, 2)
+MAX_FEATURE_DIM = 1024
+
+
+class TensorPower:
+    """a(x, z) = prod_i G[x_i][z_i] with G[a][b] = <f(a), g(b)> (mixed-product identity)."""
+
+    claim_fields = {"worst_error", "feature_rank", "kernel_rank", "nonnegative_features"}
+
+    def __init__(self, node: Node, m: int):
+        node.obj({"type", "f0", "f1", "g0", "g1"})
+        vecs = {k: [x.rational() for x in node[k].list(MAX_FEATURE_DIM)] for k in ("f0", "f1", "g0", "g1")}
+        self.d = len(vecs["f0"])
+        for k, v in vecs.items():
+            if len(v) != self.d or self.d == 0:
+                raise Invalid(node[k].pointer, f"per-bit factors must share one dimension >= 1 (f0 has {self.d})")
+        f, g = (vecs["f0"], vecs["f1"]), (vecs["g0"], vecs["g1"])
+        self.gram = [[sum((u * v for u, v in zip(f[a], g[b])), Fraction(0)) for b in (0, 1)] for a in (0, 1)]
+        for a in (0, 1):
+            for b in (0, 1):
+                if self.gram[a][b] < 0:
+                    raise Invalid(node.pointer, f"<f({a}), g({b})> = {rat(self.gram[a][b])} < 0: the kernel takes negative values")
+        for a, b in ((0, 0), (0, 1), (1, 0)):
+            if self.gram[a][b] != 1:
+                raise Invalid(
+                    node.pointer,
+                    f"not level-determined: <f({a}), g({b})> = {rat(self.gram[a][b])}, but v1 needs "
+                    "<f(0),g(0)> = <f(0),g(1)> = <f(1),g(0)> = 1",
+                )
+        self.vecs, self.m, self.node = vecs, m, node
+        self.c = self.gram[1][1]
+
+    def level_weight(self, level: int) -> Fraction:
+        return self.c**level
+
+    def row(self, q: int) -> list[int]:
+        """[a(q, z) * D^m for z = 0 .. 2^m-1], built bit by bit from G."""
+        ints, _ = scale_to_ints([x for r in self.gram for x in r])
+        g = [ints[0:2], ints[2:4]]
+        row = [1]
+        for i in range(self.m):
+            a = (q >> i) & 1
+            row = [x * g[a][0] for x in row] + [x * g[a][1] for x in row]
+        return row
+
+    def check_claims(self, claims: Node, routes: list[str]) -> str:
+        m = self.m
+        expect_equal(claims["feature_rank"], claims["feature_rank"].int(0), self.d**m, "feature rank d^m")
+        det = self.gram[0][0] * self.gram[1][1] - self.gram[0][1] * self.gram[1][0]
+        expect_equal(claims["kernel_rank"], claims["kernel_rank"].int(0), (2 if det != 0 else 1) ** m, "kernel rank rank(G)^m")
+        nonneg = all(x >= 0 for v in self.vecs.values() for x in v)
+        claimed = claims["nonnegative_features"].bool()
+        if claimed and not nonneg:
+            k, i = next((k, i) for k, v in self.vecs.items() for i, x in enumerate(v) if x < 0)
+            raise Invalid(self.node[k][i].pointer, "claims nonnegative features, but this entry is negative")
+        expect_equal(claims["nonnegative_features"], claimed, nonneg, "nonnegative_features")
+        routes.append(f"ranks: feature rank {self.d}^{m}, kernel rank = rank(G)^{m} with det G = {rat(det)}")
+        sign = "nonnegative" if nonneg else "signed"
+        return f"{self.d**m} {sign} features (kernel rank {(2 if det != 0 else 1) ** m})"
+
+
+class SoftmaxBilinear:
+    """Weights exp(beta s(q, z)) with s(q, z) = <W_Q q, W_K z> and exp(beta) = b."""
+
+    claim_fields = {"worst_error", "score_dim", "kernel_rank"}
+
+    def __init__(self, node: Node, m: int):
+        node.obj({"type", "exp_beta", "W_Q", "W_K"})
+        self.b = node["exp_beta"].rational()
+        if self.b <= 0:
+            raise Invalid(node["exp_beta"].pointer, "exp(beta) must be > 0")
+        mats = {}
+        for key in ("W_Q", "W_K"):
+            rows = node[key].list(MAX_FEATURE_DIM)
+            mats[key] = [[x.int(-(2**20), 2**20) for x in r.list(m, length=m)] for r in rows]
+        self.dim = len(mats["W_Q"])
+        if len(mats["W_K"]) != self.dim or self.dim == 0:
+            raise Invalid(node["W_K"].pointer, "W_Q and W_K must have the same number (>= 1) of rows")
+        wq, wk = mats["W_Q"], mats["W_K"]
+        self.s = [[sum(wq[r][i] * wk[r][j] for r in range(self.dim)) for j in range(m)] for i in range(m)]
+        g = self.s[0][0]
+        if any(self.s[i][j] != (g if i == j else 0) for i in range(m) for j in range(m)):
+            raise Invalid(node.pointer, "not level-determined: v1 needs W_Q^T W_K = g I for an integer g")
+        self.g, self.m = g, m
+
+    def level_weight(self, level: int) -> Fraction:
+        return self.b ** (self.g * level)
+
+    def row(self, q: int) -> list[int]:
+        """[b^s(q,z) scaled by one positive constant], s from W_Q^T W_K literally."""
+        m = self.m
+        u = [sum(self.s[i][j] for i in range(m) if (q >> i) & 1) for j in range(m)]
+        scores = [0]
+        for j in range(m):
+            scores = scores + [x + u[j] for x in scores]
+        lo, hi = min(scores), max(scores)
+        p, d = self.b.numerator, self.b.denominator
+        power = {s: p ** (s - lo) * d ** (hi - s) for s in set(scores)}
+        return [power[s] for s in scores]
+
+    def check_claims(self, claims: Node, routes: list[str]) -> str:
+        m = self.m
+        expect_equal(claims["score_dim"], claims["score_dim"].int(0), self.dim, "the score dimension (rows of W_Q)")
+        c = self.b**self.g
+        expect_equal(claims["kernel_rank"], claims["kernel_rank"].int(0), 2**m if c != 1 else 1, "kernel rank")
+        routes.append(f"ranks: weights prod_i (b^g)^(q_i z_i), per-bit Gram det = {rat(c - 1)}")
+        return f"dense softmax with {self.dim}-dimensional scores at exp(beta) = {rat(self.b)}"
+
+
+KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear}
+
+
+def _readout(node: Node) -> tuple[Fraction, Fraction, Fraction]:
+    node.obj({"type", "alpha", "beta", "gamma"})
+    node["type"].str(("query-affine",))
+    return node["alpha"].rational(), node["beta"].rational(), node["gamma"].rational()
+
+
+def worst_by_classes(weight, score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
+    """Route C2: max |y - t| over the level classes (None if a denominator is <= 0)."""
+    worst, witness = Fraction(-1), ()
+    for p in range(m + 1):
+        w = [weight(l) for l in range(p + 1)]
+        wf = [w[l] * score(p, l) for l in range(p + 1)]
+        for levels in combinations_with_replacement(range(p + 1), n - 1):
+            den = w[p] + sum(w[l] for l in levels)
+            if den <= 0:
+                return None, (p, *levels)
+            err = abs((wf[p] + sum(wf[l] for l in levels)) / den - min((p, *levels)))
+            if err > worst:
+                worst, witness = err, (p, *levels)
+    return worst, witness
+
+
+def worst_exhaustive(kernel, readout, m: int, n: int) -> Fraction | None:
+    """Route C3: the literal head on every query and multiset of n-1 other tokens."""
+    alpha, beta, gamma = readout
+    tokens = range(2**m)
+    worst_num, worst_den = -1, 1
+    for q in tokens:
+        k = kernel.row(q)
+        f, e = scale_to_ints([alpha * (q & z).bit_count() + beta * q.bit_count() + gamma for z in tokens])
+        for others in combinations_with_replacement(tokens, n - 1):
+            den = k[q] + sum(k[z] for z in others)
+            if den <= 0:
+                return None
+            num = k[q] * f[q] + sum(k[z] * f[z] for z in others)
+            t = min([(q & z).bit_count() for z in others] + [q.bit_count()])
+            err = abs(num - t * e * den)
+            if err * worst_den > worst_num * den * e:
+                worst_num, worst_den = err, den * e
+    return Fraction(worst_num, worst_den)
+
+
+def flint_rank(kernel, m: int) -> int:
+    import flint
+
+    return flint.fmpz_mat([kernel.row(q) for q in range(2**m)]).rank()
+
+
+def check(doc: Node, limits: Limits) -> Outcome:
+    doc.obj({"format", "version", "kind", "construction", "m", "n", "positions", "head", "claims"})
+    m = doc["m"].int(1, limits.max_m)
+    n = doc["n"].int(1, limits.max_n)
+    doc["positions"].str(("all",))
+    label = doc["construction"].str()
+    head = doc["head"].obj({"kernel", "values", "readout"})
+    ktype = head["kernel"]["type"].str(tuple(KERNELS))
+    head["values"].obj({"type"})["type"].str(("identity",))
+    readout = _readout(head["readout"])
+    require(comb(m + n, n) <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", comb(m + n, n), limits.max_level_classes)
+    kernel = KERNELS[ktype](head["kernel"], m)
+    claims = doc["claims"].obj(kernel.claim_fields)
+    claimed_error = claims["worst_error"].rational()
+    routes: list[str] = []
+
+    alpha, beta, gamma = readout
+    worst, witness = worst_by_classes(kernel.level_weight, lambda p, l: alpha * l + beta * p + gamma, m, n)
+    if worst is None:
+        raise Invalid("/head", f"the denominator is not > 0 on the level class (|q|, levels) = {witness}")
+    expect_equal(claims["worst_error"], claimed_error, worst, "the worst error")
+    if worst >= HALF:
+        raise Invalid("/claims/worst_error", f"worst error {rat(worst)} >= 1/2 at level class {witness}: the head does not solve length {n}")
+    routes.append(f"level classes: {comb(m + n, n)} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
+
+    if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
+        literal = worst_exhaustive(kernel, readout, m, n)
+        if literal != worst:
+            raise Invalid("/head", f"the literal head's worst error over all inputs is {literal and rat(literal)}, not {rat(worst)}")
+        routes.append(f"exhaustive: all {exhaustive_inputs(m, n)} (query, other tokens) inputs over {{0,1}}^{m} agree")
+    else:
+        routes.append(f"exhaustive: skipped (over the limit of {limits.exhaustive_inputs} inputs)")
+
+    features = kernel.check_claims(claims, routes)
+    if m <= limits.rank_m:
+        r = flint_rank(kernel, m)
+        expect_equal(claims["kernel_rank"], claims["kernel_rank"].value, r, "the kernel rank (FLINT exact rank)")
+        routes.append(f"FLINT: exact rank of the {2**m} x {2**m} kernel matrix is {r}")
+    summary = (
+        f"construction {label!r} (m={m}, n={n}): {features} solves Min-IP at every position "
+        f"of every length-{n} input, worst error {rat(worst)} < 1/2"
+    )
+    return Outcome(summary, routes)

@@ -1,0 +1,187 @@
+"""The independent checker: accepts true construction claims, rejects every tampering."""
+
+import ast
+import copy
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kernelbounds.certificate import canonical_json
+from kernelbounds.checker import Limits, check_bytes
+from kernelbounds.constructions import CONSTRUCTIONS, certificate
+
+CHECKER = Path(__file__).resolve().parents[1] / "kernelbounds" / "checker"
+
+
+def verdict(doc, **limits):
+    return check_bytes(canonical_json(doc).encode(), limits=Limits().with_overrides(**limits))
+
+
+def test_checker_imports_nothing_from_the_generator():
+    for path in CHECKER.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level > 0 or not (node.module or "").startswith("kernelbounds"), f"{path}: {node.module}"
+                if node.level > 0:
+                    depth = len(path.relative_to(CHECKER).parts) - 1
+                    assert node.level <= depth + 1, f"{path} imports above the checker package"
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("kernelbounds") for a in node.names), path
+
+
+@pytest.mark.parametrize("name,m,n", [("tensor", 6, 3), ("softmax", 4, 3), ("rank1", 5, 2), ("tensor", 3, 4)])
+def test_valid_certificates_are_accepted(name, m, n):
+    v = verdict(certificate(CONSTRUCTIONS[name](m, n)))
+    assert v.code == 0, v.render()
+    assert any(r.startswith("exhaustive: all") for r in v.routes)
+    assert any(r.startswith("FLINT") for r in v.routes)
+
+
+def _leaves(obj, pointer=""):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _leaves(v, f"{pointer}/{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _leaves(v, f"{pointer}/{i}")
+    else:
+        yield pointer, obj
+
+
+def _set(doc, pointer, value):
+    doc = copy.deepcopy(doc)
+    *path, last = pointer.strip("/").split("/")
+    node = doc
+    for key in path:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return doc
+
+
+def _bump(value):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        try:
+            return str(Fraction(value) + 1).replace(" ", "")
+        except ValueError:
+            return value + "x"
+    return value
+
+
+def test_issue_example_every_change_to_t_json_is_rejected():
+    """kernelbounds construct tensor --m 6 --n 3: no single-number change survives."""
+    doc = certificate(CONSTRUCTIONS["tensor"](6, 3))
+    for pointer, value in _leaves(doc):
+        if pointer != "/construction":
+            assert verdict(_set(doc, pointer, _bump(value))).code in (1, 2), pointer
+
+
+@pytest.mark.parametrize("name,m,n", [("tensor", 6, 3), ("softmax", 3, 3), ("rank1", 4, 2)])
+def test_every_single_number_change_is_rejected_and_located(name, m, n):
+    doc = certificate(CONSTRUCTIONS[name](m, n))
+    changed = 0
+    for pointer, value in _leaves(doc):
+        if pointer in ("/construction",):  # a free-text label
+            continue
+        mutant = _set(doc, pointer, _bump(value))
+        v = verdict(mutant)
+        if v.code == 0:  # allowed only if the mutant is itself a true certificate
+            assert mutant == certificate(CONSTRUCTIONS[name](mutant["m"], mutant["n"])), pointer
+            continue
+        assert v.code in (1, 2), f"{pointer}: {v.render()}"
+        assert v.pointer, f"{pointer}: rejection names no field"
+        assert pointer.startswith(v.pointer) or v.pointer.startswith("/claims") or v.pointer.startswith("/head"), (pointer, v.pointer)
+        changed += 1
+    assert changed >= 10
+
+
+@given(st.sampled_from(["f0", "f1", "g0", "g1"]), st.integers(0, 1), st.fractions(-3, 3, max_denominator=7).filter(lambda x: x != 0))
+def test_perturbed_tensor_factor_fails_and_checker_says_where(key, index, delta):
+    doc = certificate(CONSTRUCTIONS["tensor"](4, 3))
+    old = Fraction(doc["head"]["kernel"][key][index])
+    new = old + delta
+    tampered = _set(doc, f"/head/kernel/{key}/{index}", f"{new.numerator}/{new.denominator}")
+    v = verdict(tampered)
+    assert v.code == 1, v.render()
+    assert v.pointer.startswith("/head/kernel") or v.pointer.startswith("/claims"), v.pointer
+
+
+@given(st.sampled_from(["alpha", "beta", "gamma"]), st.fractions(-2, 2, max_denominator=5).filter(lambda x: x != 0))
+def test_perturbed_readout_fails(key, delta):
+    doc = certificate(CONSTRUCTIONS["softmax"](3, 3))
+    new = Fraction(doc["head"]["readout"][key]) + delta
+    v = verdict(_set(doc, f"/head/readout/{key}", f"{new.numerator}/{new.denominator}"))
+    assert v.code == 1 and v.pointer in ("/claims/worst_error", "/head"), v.render()
+
+
+def test_a_true_but_different_claim_is_accepted_only_with_the_right_numbers():
+    """Changing c to 1/7 at n = 3 is still a solution; the checker re-derives its error."""
+    doc = certificate(CONSTRUCTIONS["tensor"](4, 3))
+    doc = _set(doc, "/head/kernel/f1", ["1/7", "6/7"])
+    v = verdict(doc)
+    assert v.code == 1 and v.pointer == "/claims/worst_error"
+    assert verdict(_set(doc, "/claims/worst_error", "2/9")).code == 0  # 2c/(1+2c) with c = 1/7
+
+
+def test_negative_features_rejected_when_claimed_nonnegative():
+    doc = certificate(CONSTRUCTIONS["tensor"](3, 3))
+    # f(1) = (c + 1, -1) keeps <f(1), g(b)> but has a negative entry.
+    doc = _set(doc, "/head/kernel/f1", ["6/5", "-1"])
+    doc = _set(doc, "/head/kernel/g0", ["1", "1"])
+    v = verdict(doc)
+    assert v.code == 1
+
+
+@pytest.mark.parametrize(
+    "data,code,pointer",
+    [
+        (b'{"format": "kernelbounds-certificate", "vers', 2, ""),
+        (b"[1, 2]", 2, ""),
+        (b'{"format": "kernelbounds-certificate", "version": 2, "kind": "construction"}', 2, "/version"),
+        (b'{"format": "other", "version": 1, "kind": "construction"}', 2, "/format"),
+        (b'{"format": "kernelbounds-certificate", "version": 1, "kind": "magic"}', 2, "/kind"),
+        (b'{"format": "kernelbounds-certificate", "format": "x", "version": 1}', 2, ""),
+        (b'{"format": "kernelbounds-certificate", "version": NaN, "kind": "construction"}', 2, ""),
+        (b"\xff\xfe", 2, ""),
+        (b"[" * 100000 + b"]" * 100000, 2, ""),
+    ],
+)
+def test_malformed_input(data, code, pointer):
+    v = check_bytes(data)
+    assert v.code == code and v.pointer == pointer, v.render()
+
+
+def test_wrong_types_and_unknown_fields_are_malformed():
+    doc = certificate(CONSTRUCTIONS["tensor"](3, 3))
+    for pointer, value in [("/m", "3"), ("/n", 3.0), ("/head/kernel/f1/0", 0.2), ("/claims/feature_rank", True), ("/head/kernel/f1", "x")]:
+        v = verdict(_set(doc, pointer, value))
+        assert v.code == 2 and v.pointer == pointer, v.render()
+    extra = copy.deepcopy(doc)
+    extra["claims"]["bonus"] = 1
+    v = verdict(extra)
+    assert v.code == 2 and v.pointer == "/claims/bonus"
+
+
+def test_resource_limits_refuse_before_work():
+    doc = certificate(CONSTRUCTIONS["tensor"](3, 3))
+    v = verdict(_set(doc, "/m", 4000))
+    assert v.code == 3 and v.pointer == "/m"
+    v = verdict(doc, max_file_bytes=100)
+    assert v.code == 3
+
+
+def test_exhaustive_route_runs_within_its_limit_only():
+    doc = certificate(CONSTRUCTIONS["tensor"](4, 3))
+    assert any(r.startswith("exhaustive: all") for r in verdict(doc).routes)
+    assert any(r.startswith("exhaustive: skipped") for r in verdict(doc, exhaustive_inputs=10).routes)

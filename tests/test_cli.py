@@ -1,0 +1,94 @@
+"""The command line: exit codes, one-line errors, atomic output, reproducible certificates."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kernelbounds.catalog import entries
+from kernelbounds.certificate import canonical_json
+from kernelbounds.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "kernelbounds", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_construct_then_check(tmp_path):
+    out = tmp_path / "t.json"
+    assert main(["construct", "tensor", "--m", "6", "--n", "3", "-o", str(out)]) == 0
+    assert main(["check", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    doc["head"]["kernel"]["f1"][0] = "1/6"
+    out.write_text(json.dumps(doc))
+    r = run("check", str(out))
+    assert r.returncode == 1 and "at /head/kernel: not level-determined: <f(1), g(0)> = 29/30" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_construct_is_deterministic(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (a, b):
+        assert main(["construct", "softmax", "--m", "5", "--n", "4", "-o", str(path)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_construct_refuses_a_false_claim(tmp_path):
+    out = tmp_path / "u1.json"
+    r = run("construct", "rank1", "--m", "3", "--n", "3", "-o", str(out))
+    assert r.returncode == 1 and "does not solve length 3" in r.stderr and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["construct", "tensor", "--m", "0", "--n", "3"],
+        ["construct", "tensor", "--m", "x", "--n", "3"],
+        ["construct", "lattice", "--m", "3", "--n", "3"],
+        ["check"],
+        ["check", "--limit", "bogus=1", "certificates/construction-tensor-m01-n3.json"],
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_2(args):
+    r = run(*args, cwd=ROOT)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.strip()
+
+
+def test_unwritable_output_and_missing_input(tmp_path):
+    r = run("construct", "tensor", "--m", "3", "--n", "3", "-o", str(tmp_path / "no" / "such" / "dir.json"))
+    assert r.returncode == 2 and "cannot write" in r.stderr and "Traceback" not in r.stderr
+    r = run("check", str(tmp_path / "missing.json"))
+    assert r.returncode == 2 and "cannot read" in r.stdout
+
+
+def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
+    from kernelbounds import certificate as cert
+
+    out = tmp_path / "keep.json"
+    out.write_text("old")
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(cert.os, "fsync", boom)
+    with pytest.raises(OSError):
+        cert.write_atomic(out, "new content")
+    assert out.read_text() == "old" and sorted(os.listdir(tmp_path)) == ["keep.json"]
+
+
+def test_several_files_exit_with_the_most_severe_code(tmp_path):
+    good = ROOT / "certificates" / "construction-tensor-m03-n3.json"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert main(["check", str(good), str(bad)]) == 2
+
+
+def test_committed_certificates_regenerate_byte_identical():
+    committed = {p.name for p in (ROOT / "certificates").glob("*.json")}
+    assert committed == {e.filename for e in entries()}
+    for e in entries():
+        assert (ROOT / "certificates" / e.filename).read_text() == canonical_json(e.build()), e.filename
