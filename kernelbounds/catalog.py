@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import constructions
+from . import constructions, lowerbound
 
 
 @dataclass(frozen=True)
@@ -18,8 +18,18 @@ def _construction(name: str, m: int, n: int) -> Entry:
     return Entry(f"construction-{name}-m{m:02d}-n{n}.json", lambda: constructions.certificate(constructions.CONSTRUCTIONS[name](m, n)))
 
 
+def _lower(m: int, n: int, variant: str = "position-independent") -> Entry:
+    return Entry(f"lower-{variant}-m{m:02d}-n{n}.json", lambda: lowerbound.certificate(lowerbound.best(m, n, variant)))
+
+
+def _witness(m: int, n: int, target: int) -> Entry:
+    return Entry(f"witness-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target), listed=True))
+
+
 def entries() -> list[Entry]:
     out = [_construction("rank1", m, 2) for m in range(1, 17)]
     for name in ("tensor", "softmax"):
         out += [_construction(name, m, n) for n in (3, 4) for m in range(1, 17)]
+    out += [_lower(24, n) for n in (3, 4, 5)]
+    out.append(_witness(24, 3, 8))
     return out

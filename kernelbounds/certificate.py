@@ -33,6 +33,9 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="ascii", newline="\n") as fh:
             fh.write(text)
             fh.flush()

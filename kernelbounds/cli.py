@@ -56,6 +56,71 @@ def cmd_construct(args) -> int:
     return 0
 
 
+def _span(name: str, lo: int, hi: int):
+    """Parse "A..B" or "A" into a range within [lo, hi]."""
+
+    def parse(text: str) -> range:
+        parts = text.split("..")
+        try:
+            a, b = (int(parts[0]), int(parts[-1])) if len(parts) <= 2 else (None, None)
+        except ValueError:
+            a = b = None
+        if a is None or not lo <= a <= b <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi}, got {text!r}")
+        return range(a, b + 1)
+
+    return parse
+
+
+def cmd_bound(args) -> int:
+    from .lowerbound import best, certificate
+    from .report import bound_summary
+
+    lb = best(args.m, args.n, args.variant)
+    summary = bound_summary(lb)
+    if args.output:
+        _write(certificate(lb), args.output)
+    if args.json:
+        import json
+
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        s = summary
+        print(f"m = {s['m']}, n = {s['n']} ({s['variant']}): {s['lower']} <= r* <= {s['upper']} (= 2^{s['m']})")
+        print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}, gaps {s['gaps']}")
+        if s["johnson_bound"] is not None:
+            print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {s['johnson_bound']}")
+        print(f"  least chain product R = {s['R']}, Hadamard power k = {s['k']}, witness family {s['witness_inputs']} inputs")
+        if args.output:
+            print(f"  certificate: {args.output}")
+    return 0
+
+
+def cmd_witness(args) -> int:
+    from .lowerbound import certificate, smallest_witness, witness_count
+
+    lb = smallest_witness(args.m, args.n, args.target_rank, args.variant)
+    if lb is None:
+        print(f"kernelbounds: no candidate code certifies r >= {args.target_rank} at m = {args.m}, n = {args.n}", file=sys.stderr)
+        return 1
+    _write(certificate(lb, listed=True), args.output)
+    print(f"r >= {lb.bound} (target {args.target_rank}) from {lb.code.name}: N = {lb.code.size}, {witness_count(lb)} explicit witness inputs -> {args.output}")
+    return 0
+
+
+def cmd_table(args) -> int:
+    from . import report
+
+    rows = report.table(args.m, args.n, args.variant)
+    print(report.markdown(rows) if args.format == "markdown" else report.csv(rows), end="")
+    if args.plot:
+        try:
+            report.plot(rows, args.plot)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
+    return 0
+
+
 def _limits(items: list[str]):
     from .checker import Limits
 
@@ -128,6 +193,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n", type=_positive("--n", 1, 64), required=True)
     p.add_argument("-o", "--output", help="certificate file (default: standard output)")
     p.set_defaults(func=cmd_construct)
+
+    variants = ["position-independent"]
+    p = sub.add_parser("bound", help="the best certified lower bound on the feature rank for m and n")
+    p.add_argument("--m", type=_positive("--m", 2, 256), required=True)
+    p.add_argument("--n", type=_positive("--n", 3, 64), required=True)
+    p.add_argument("--variant", choices=variants, default="position-independent")
+    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, lower, upper, code, R, k, witness_inputs, ...)")
+    p.add_argument("-o", "--output", help="write the lower-bound certificate here")
+    p.set_defaults(func=cmd_bound)
+
+    p = sub.add_parser("witness", help="the smallest explicit witness family certifying r >= T")
+    p.add_argument("--m", type=_positive("--m", 2, 256), required=True)
+    p.add_argument("--n", type=_positive("--n", 3, 64), required=True)
+    p.add_argument("--target-rank", type=_positive("--target-rank", 2, 10**6), required=True)
+    p.add_argument("--variant", choices=variants, default="position-independent")
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(func=cmd_witness)
+
+    p = sub.add_parser("table", help="lower <= r* <= upper for ranges of m and n, as markdown or CSV, with a plot")
+    p.add_argument("--m", type=_span("--m", 2, 256), default=range(4, 65))
+    p.add_argument("--n", type=_span("--n", 3, 64), default=range(3, 9))
+    p.add_argument("--variant", choices=variants, default="position-independent")
+    p.add_argument("--format", choices=["markdown", "csv"], default="markdown")
+    p.add_argument("--plot", metavar="PNG", help="also plot log2(bound) against m")
+    p.set_defaults(func=cmd_table)
 
     p = sub.add_parser("check", help="check certificate files with the independent checker")
     p.add_argument("files", nargs="+", metavar="FILE")

@@ -17,6 +17,8 @@ class Limits:
     exhaustive_inputs: int = 2**20  # run the exhaustive route up to this many (query, multiset) pairs
     rank_m: int = 10  # compute FLINT ranks of 2^m x 2^m kernel matrices up to this m
     max_list: int = 1_000_000
+    max_code_words: int = 20_000
+    max_pairs: int = 40_000_000
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

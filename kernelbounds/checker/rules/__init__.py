@@ -7,10 +7,11 @@ from collections.abc import Callable
 from ..jsonread import Node
 from ..limits import Limits
 from ..common import Outcome
-from . import construction
+from . import construction, lowerbound
 
 Rule = Callable[[Node, Limits], Outcome]
 
 REGISTRY: dict[str, Rule] = {
     "construction": construction.check,
+    "lower-bound": lowerbound.check,
 }

@@ -1,0 +1,192 @@
+"""Rule `lower-bound`: every head solving the witness family has feature rank >= bound.
+
+Checked facts (docs/certificate-format-v1.md, "lower-bound"), THEORY §3 L1-L4:
+  B1  the code: N >= 2 distinct m-bit words; queries q_i = comp(c_i);
+  B2  schedules: levels 0 = l_0 < ... < l_k = gap, every link >= 2; P = prod (n-2)(d-1);
+  B3  every ordered pair i != j has gap g_ij = <q_i, c_j> with a schedule; min P claimed;
+  B4  the L3 inequality: bound = least r with C(r+k-1, k) > N^2 / (N + sum P_ij^(-2k));
+  B5  the witness family (rule chains-v1, or listed and equal to it) and its size.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from math import comb
+
+from ..common import Outcome, expect_equal, rat
+from ..errors import Invalid
+from ..jsonread import Node
+from ..limits import Limits, require
+
+VARIANTS = ("position-independent",)
+MAX_K = 256
+
+
+def low_bits(q: int, level: int) -> int:
+    """The `level` lowest set bits of q (the rule's intermediate key of that level)."""
+    out = 0
+    for _ in range(level):
+        bit = q & -q
+        out |= bit
+        q ^= bit
+    return out
+
+
+def read_code(doc: Node, m: int, limits: Limits) -> list[int]:
+    node = doc["code"].obj({"words"}, {"name"})
+    if node.has("name"):
+        node["name"].str()
+    items = node["words"].list(limits.max_code_words)
+    words = [x.token(m) for x in items]
+    if len(words) < 2:
+        raise Invalid(node["words"].pointer, "the bound needs N >= 2 words")
+    seen: dict[int, int] = {}
+    for j, w in enumerate(words):
+        if w in seen:
+            raise Invalid(items[j].pointer, f"repeats word {seen[w]}")
+        seen[w] = j
+    return words
+
+
+def read_schedules(doc: Node, n: int, m: int) -> dict[int, tuple[tuple[int, ...], int]]:
+    """gap -> (levels, chain product P)."""
+    out: dict[int, tuple[tuple[int, ...], int]] = {}
+    for s in doc["schedules"].list(m + 1):
+        s.obj({"gap", "levels"})
+        gap = s["gap"].int(0, m)
+        if gap in out:
+            raise Invalid(s["gap"].pointer, f"a second schedule for gap {gap}")
+        items = s["levels"].list(m + 1)
+        levels = tuple(x.int(0, m) for x in items)
+        if not levels or levels[0] != 0 or levels[-1] != gap:
+            raise Invalid(s["levels"].pointer, f"a chain must run from level 0 to level {gap}")
+        product = 1
+        for t in range(1, len(levels)):
+            d = levels[t] - levels[t - 1]
+            if d < 2:
+                raise Invalid(items[t].pointer, f"link {levels[t - 1]} -> {levels[t]} has gap {d} < 2 (L1 gives no factor >= 1)")
+            product *= (n - 2) * (d - 1)
+        if len(levels) < 2:
+            raise Invalid(s["levels"].pointer, "a chain needs at least one link")
+        out[gap] = (levels, product)
+    return out
+
+
+def least_rank(k: int, x: Fraction) -> int:
+    r = 1
+    while comb(r + k - 1, k) <= x:
+        r += 1
+    return r
+
+
+class Family:
+    """Rule chains-v1, row by row: keys needing (q, z, ..., z) and links needing (q, a, b, ..., b)."""
+
+    def __init__(self, words: list[int], m: int, schedules):
+        self.words, self.m, self.schedules = words, m, schedules
+        self.full = (1 << m) - 1
+
+    def row(self, i: int, gaps: list[int]) -> tuple[int, set[int], set[tuple[int, int]]]:
+        c_i = self.words[i]
+        q = self.full ^ c_i
+        keys, links = {c_i}, set()
+        for j, c_j in enumerate(self.words):
+            if j != i:
+                chain = [c_i] + [low_bits(q, l) for l in self.schedules[gaps[j]][0][1:-1]] + [c_j]
+                keys.update(chain)
+                links.update(zip(chain, chain[1:]))
+        return q, keys, links
+
+    def row_count(self, i: int, gaps: list[int]) -> int:
+        """|keys| + |links| of row i without building the N final links: they are distinct
+        (they end at distinct c_j) and can equal a prefix link only if c_j is an intermediate."""
+        c_i = self.words[i]
+        q = self.full ^ c_i
+        inter, prefix, last = set(), set(), {}
+        for g in set(gaps[j] for j in range(len(gaps)) if j != i):
+            chain = [c_i] + [low_bits(q, l) for l in self.schedules[g][0][1:-1]]
+            inter.update(chain[1:])
+            prefix.update(zip(chain, chain[1:]))
+            last[g] = chain[-1]
+        where = {c: j for j, c in enumerate(self.words) if c in inter}
+        repeated = sum(1 for c, j in where.items() if j != i and (last[gaps[j]], c) in prefix)
+        n_words = len(self.words)
+        return n_words + len(inter - set(where)) + len(prefix) + (n_words - 1 - repeated)
+
+
+def check(doc: Node, limits: Limits) -> Outcome:
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"})
+    m = doc["m"].int(1, limits.max_m)
+    n = doc["n"].int(3, limits.max_n)
+    variant = doc["variant"].str(VARIANTS)
+    doc["queries"].str(("complement",))
+    words = read_code(doc, m, limits)
+    big_n = len(words)
+    require(big_n * big_n <= limits.max_pairs, "/code/words", "the number of ordered pairs N^2", big_n * big_n, limits.max_pairs)
+    schedules = read_schedules(doc, n, m)
+    claims = doc["claims"].obj({"bound", "k", "min_product", "witness_inputs"})
+    k = claims["k"].int(1, MAX_K)
+    witness = doc["witness"].obj({"rule"}, {"inputs"})
+    witness["rule"].str(("chains-v1",))
+
+    full = (1 << m) - 1
+    products: Counter[int] = Counter()
+    family = Family(words, m, schedules)
+    count = 0
+    listed_rows = []
+    for i, c_i in enumerate(words):
+        q = full ^ c_i
+        gaps = [(q & c_j).bit_count() for c_j in words]
+        for j, g in enumerate(gaps):
+            if j == i:
+                continue
+            if g not in schedules:
+                why = f"gap {g} < 2: no chain bounds M_ij" if g < 2 else f"no schedule for gap {g}"
+                raise Invalid(f"/code/words/{j}", f"ordered pair (i={i}, j={j}): {why}")
+            products[schedules[g][1]] += 1
+        count += family.row_count(i, gaps)
+        if witness.has("inputs"):
+            listed_rows.append(family.row(i, gaps))
+
+    min_product = min(products)
+    expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, "the least chain product P_ij")
+    s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
+    x = Fraction(big_n * big_n) / (big_n + s_k)
+    bound = least_rank(k, x)
+    expect_equal(claims["bound"], claims["bound"].int(1), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {rat(x)})")
+    expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
+    routes = [
+        f"code: N = {big_n} distinct words, every ordered pair has a schedule; chain products {dict(sorted(products.items()))}",
+        f"L3: k = {k}, N^2/(N+S_k) = {float(x):.4f} (exactly {rat(x)}), so C(r+k-1, k) > it forces r >= {bound}",
+        f"witness family (rule chains-v1): {count} inputs",
+    ]
+    if witness.has("inputs"):
+        check_listed(witness["inputs"], listed_rows, n, m, count, limits)
+        routes.append("listed witness inputs equal the rule's family")
+    summary = (
+        f"lower bound (m={m}, n={n}, {variant}): every normalized head with a nonnegative kernel that solves the "
+        f"{count}-input witness family has feature rank r >= {bound} (upper bound 2^{m})"
+    )
+    return Outcome(summary, routes)
+
+
+def check_listed(node: Node, rows, n: int, m: int, count: int, limits: Limits) -> None:
+    items = node.list(limits.max_list)
+    listed = set()
+    for item in items:
+        tokens = tuple(x.token(m) for x in item.list(n, length=n))
+        if tokens in listed:
+            raise Invalid(item.pointer, "a repeated witness input")
+        listed.add(tokens)
+    expected = set()
+    for q, keys, links in rows:
+        expected.update((q,) + (z,) * (n - 1) for z in keys)
+        expected.update((q, a) + (b,) * (n - 2) for a, b in links)
+    missing = expected - listed
+    if missing:
+        raise Invalid(node.pointer, f"{len(missing)} inputs the chains need are not listed")
+    if len(listed) != len(expected):
+        raise Invalid(node.pointer, f"{len(listed) - len(expected)} listed inputs are not in the rule's family")
+    if len(listed) != count:
+        raise Invalid(node.pointer, f"the listed family has {len(listed)} inputs, the count gives {count}")

@@ -1,0 +1,68 @@
+"""The candidate codes the lower-bound search tries for a given m.
+
+Every code here has all gaps >= 2 and at most MAX_WORDS words (a prefix of a code is a
+code).  Codes built for a smaller m are padded with zero coordinates.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from . import Code
+from . import golay, graham_sloane, lexicode, paley, search
+
+MAX_WORDS = 3000
+
+
+def disjoint_blocks(m: int, w: int) -> Code:
+    """floor(m/w) disjoint words of weight w: every gap is w."""
+    words = tuple(((1 << w) - 1) << (w * t) for t in range(m // w))
+    return Code(f"disjoint-w{w}", m, words, f"{m // w} disjoint blocks of weight {w}")
+
+
+def direct_sum(a: Code, b: Code, m: int) -> Code:
+    """a's words on the first a.m coordinates and b's on the next b.m (cross gaps = weights)."""
+    if a.m + b.m > m:
+        raise ValueError("the blocks do not fit in m")
+    words = a.words + tuple(w << a.m for w in b.words)
+    return Code(f"{a.name}(+){b.name}", m, words, f"direct sum of {a.name} and {b.name}")
+
+
+def _cap(code: Code) -> Code:
+    return code if code.size <= MAX_WORDS else code.prefix(MAX_WORDS)
+
+
+@lru_cache(maxsize=None)
+def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
+    """Candidate codes for m-bit tokens (deterministic order)."""
+    out: list[Code] = [disjoint_blocks(m, w) for w in range(2, m // 2 + 1)]
+    if m >= 48:
+        out.append(direct_sum(golay.octads(), golay.octads(), m))
+    if m >= 24:
+        out += [golay.octads().padded(m), golay.dodecads().padded(m)]
+    elif m >= 12:
+        for weight in (8, 12):
+            code = golay.shortened(weight, m)
+            if code.size >= 2:
+                out.append(code)
+    out += [paley.paley(q, m) for q in paley.PRIMES_3_MOD_4 if q + 1 <= m]
+    for w in (3, 4):
+        if 2 * w <= m and comb(m, w) <= 200_000:
+            out.append(graham_sloane.graham_sloane(m, w, MAX_WORDS))
+    if thorough:
+        for w in sorted({m // 4, m // 3, m // 2} - {0, 1}):
+            if comb(m, w) <= 300_000:
+                for lam in sorted({w // 3, w // 2} & set(range(0, w - 1))):
+                    out.append(lexicode.lexicode(m, w, lam, MAX_WORDS))
+        if m <= 10:
+            for w in range(2, m // 2 + 2):
+                for lam in range(0, w - 1):
+                    if comb(m, w) <= search.MAX_VERTICES:
+                        out.append(search.max_code(m, w, lam))
+    unique: dict[tuple[int, ...], Code] = {}
+    for code in out:
+        code = _cap(code)
+        if code.size >= 2 and code.words not in unique and min(code.gaps()) >= 2:
+            unique[code.words] = code
+    return tuple(unique.values())

@@ -1,0 +1,111 @@
+"""Tables and plots of lower <= r* <= upper over (m, n) (floats appear only here)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from . import lowerbound
+from .codes.bounds import johnson
+
+
+class Progress:
+    """A one-line progress indicator on stderr, shown only on a terminal."""
+
+    def __init__(self, total: int, label: str):
+        self.total, self.label, self.done = total, label, 0
+        self.live = sys.stderr.isatty()
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        if self.live:
+            sys.stderr.write(f"\r{self.label} [{self.done}/{self.total}] {what}   ")
+            if self.done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@dataclass(frozen=True)
+class Row:
+    m: int
+    n: int
+    lower: int
+    upper: int
+    code: str
+    code_size: int
+    min_product: int
+    k: int
+    johnson: int | None
+
+
+def bound_summary(lb: lowerbound.LowerBound) -> dict:
+    """The JSON report of `kernelbounds bound`."""
+    w = lb.code.weight()
+    g = min(lb.gaps)
+    return {
+        "m": lb.m,
+        "n": lb.n,
+        "variant": lb.variant,
+        "lower": lb.bound,
+        "upper": 2**lb.m,
+        "code": lb.code.name,
+        "code_size": lb.code.size,
+        "code_weight": w,
+        "min_gap": g,
+        "gaps": {str(k): v for k, v in sorted(lb.gaps.items())},
+        "johnson_bound": johnson(lb.m, g, w) if w is not None else None,
+        "R": lb.min_product,
+        "k": lb.rank.k,
+        "witness_inputs": lowerbound.witness_count(lb),
+    }
+
+
+def table(ms: range, ns: range, variant: str = "position-independent") -> list[Row]:
+    progress = Progress(len(ms), "table")
+    rows = []
+    for m in ms:
+        for n in ns:
+            lb = lowerbound.best(m, n, variant)
+            w = lb.code.weight()
+            rows.append(Row(m, n, lb.bound, 2**m, lb.code.name, lb.code.size, lb.min_product, lb.rank.k, johnson(m, min(lb.gaps), w) if w else None))
+        progress.step(f"m={m}")
+    return rows
+
+
+COLUMNS = ("m", "n", "lower", "upper", "code", "code_size", "min_product", "k", "johnson")
+
+
+def markdown(rows: list[Row]) -> str:
+    head = "| m | n | lower | upper (2^m) | code | N | min P | k | Johnson A(m,2g,w) |\n|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+    return head + "".join(
+        f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | {r.johnson if r.johnson is not None else '-'} |\n" for r in rows
+    )
+
+
+def csv(rows: list[Row]) -> str:
+    return ",".join(COLUMNS) + "\n" + "".join(",".join(str(getattr(r, c)) for c in COLUMNS) + "\n" for r in rows)
+
+
+def plot(rows: list[Row], path: str) -> None:
+    """log2(lower bound) against m for each n, beside log2(2^m) = m."""
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ms = sorted({r.m for r in rows})
+    ax.plot(ms, ms, "k--", label="upper bound 2^m (U2)")
+    for n in sorted({r.n for r in rows}):
+        pts = sorted((r.m, math.log2(r.lower)) for r in rows if r.n == n)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"certified lower bound, n = {n}")
+    ax.set_xlabel("m (token bits)")
+    ax.set_ylabel("log2(feature rank)")
+    ax.set_title("Feature rank needed by nonnegative kernel attention on Min-IP")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
