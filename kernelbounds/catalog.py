@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import constructions, lowerbound
+from . import constructions, lowerbound, rank
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,16 @@ def _witness(m: int, n: int, target: int) -> Entry:
     return Entry(f"witness-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target), listed=True))
 
 
+def _rank(name: str, m: int) -> Entry:
+    return Entry(f"rank-{name}-m{m:02d}.json", lambda: rank.certificate(rank.named_kernel(name, m), m, name))
+
+
 def entries() -> list[Entry]:
     out = [_construction("rank1", m, 2) for m in range(1, 17)]
     for name in ("tensor", "softmax"):
         out += [_construction(name, m, n) for n in (3, 4) for m in range(1, 17)]
     out += [_lower(24, n) for n in (3, 4, 5)]
     out.append(_witness(24, 3, 8))
+    out += [_rank(name, 8) for name in ("tensor", "softmax", "inner", "disjoint")]
+    out.append(_rank("tensor", 12))
     return out

@@ -121,6 +121,48 @@ def cmd_table(args) -> int:
     return 0
 
 
+def _rationals(text: str) -> list:
+    from fractions import Fraction
+
+    try:
+        return [Fraction(x) for x in text.split(",")]
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expected comma-separated rationals like 1,1/2,1/4, got {text!r}") from None
+
+
+def cmd_rank(args) -> int:
+    import time
+
+    from . import rank
+
+    try:
+        h = rank.named_kernel(args.kernel, args.m, n=args.n, c=args.c, h=args.h)
+        formula = rank.formula_rank(h, args.m)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    print(f"kernel {args.kernel} on m = {args.m} bits: h = ({', '.join(str(x) for x in h[:6])}{', ...' if len(h) > 6 else ''})")
+    print(f"  level-expansion formula: rank = {formula}  (sum of C(m, j) over j with Delta^j h(0) != 0)")
+    if args.m <= args.max_matrix_m:
+        t0 = time.perf_counter()
+        rows = rank.kernel_rows(h, args.m)
+        built = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        exact = rank.flint_rank(rows)
+        print(f"  FLINT exact rank of the {2**args.m} x {2**args.m} matrix: {exact}  (build {built:.2f} s, rank {time.perf_counter() - t0:.2f} s)")
+        if exact != formula:
+            print("kernelbounds: the formula and FLINT disagree: this contradicts THEORY §2", file=sys.stderr)
+            return 4
+    else:
+        print(f"  full matrix skipped (m > {args.max_matrix_m}); the formula is exact by the level expansion")
+    if args.output:
+        if args.m > 12:
+            raise UserError("rank certificates are written for m <= 12 (the checker builds the minor)")
+        _write(rank.certificate(h, args.m, args.kernel), args.output)
+        print(f"  certificate: {args.output}")
+    print(formula)
+    return 0
+
+
 def _limits(items: list[str]):
     from .checker import Limits
 
@@ -218,6 +260,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["markdown", "csv"], default="markdown")
     p.add_argument("--plot", metavar="PNG", help="also plot log2(bound) against m")
     p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser("rank", help="exact rank of a kernel matrix over all m-bit tokens")
+    p.add_argument("--kernel", choices=["tensor", "softmax", "level", "inner", "disjoint"], required=True)
+    p.add_argument("--m", type=_positive("--m", 1, 4096), required=True)
+    p.add_argument("--n", type=_positive("--n", 1, 64), default=3, help="length for tensor/softmax (c = 1/(2n-1))")
+    p.add_argument("--c", type=lambda t: _rationals(t)[0], help="tensor kernel base c (default 1/(2n-1))")
+    p.add_argument("--h", type=_rationals, help="level kernel h(0),...,h(m) as rationals")
+    p.add_argument("--max-matrix-m", type=_positive("--max-matrix-m", 1, 14), default=12)
+    p.add_argument("-o", "--output", help="write a rank certificate")
+    p.set_defaults(func=cmd_rank)
 
     p = sub.add_parser("check", help="check certificate files with the independent checker")
     p.add_argument("files", nargs="+", metavar="FILE")

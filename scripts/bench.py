@@ -48,12 +48,74 @@ def bound_m24():
     return out.stdout.strip()[:70] + "..."
 
 
+def _tensor_rows(m, c=None):
+    from kernelbounds import rank
+
+    return rank.kernel_rows(rank.named_kernel("tensor", m, c=c), m)
+
+
+def rank_tool_m12():
+    from kernelbounds import rank
+
+    h = rank.named_kernel("tensor", 12)
+    return f"rank {rank.flint_rank(rank.kernel_rows(h, 12))} (matrix built with numpy, then fmpz_mat.rank)"
+
+
+_PREBUILT = {}
+
+
+def bare_flint_m12():
+    import flint
+
+    mat = _PREBUILT["m12"]
+    t0 = time.perf_counter()
+    r = mat.rank()
+    return f"rank {r} in {time.perf_counter() - t0:.2f} s on a prebuilt fmpz_mat"
+
+
+def sympy_rank(m):
+    def run():
+        import sympy
+
+        return f"rank {sympy.Matrix(_tensor_rows(m)).rank()} (m = {m}, {2**m} x {2**m})"
+
+    return run
+
+
+def numpy_rank(m, c=None):
+    def run():
+        import numpy as np
+
+        from kernelbounds import rank
+
+        exact = rank.formula_rank(rank.named_kernel("tensor", m, c=c), m)
+        got = np.linalg.matrix_rank(np.array(_tensor_rows(m, c), dtype=float))
+        verdict = "correct" if got == exact else f"WRONG (exact {exact})"
+        return f"float rank {got}: {verdict}"
+
+    return run
+
+
+def prebuild():
+    import flint
+
+    _PREBUILT["m12"] = flint.fmpz_mat(_tensor_rows(12))
+    return "fmpz_mat of the 4096 x 4096 tensor kernel"
+
+
 BENCHES = [
     ("U2 by level classes, m = 64, n = 3", "seconds", level_classes_u2_m64),
     ("gap histogram of a 3000-word code", "< 1 s", code_verify_3000),
     ("kernelbounds bound --m 24 --n 3 --json", "seconds", bound_m24),
     ("check lower bound m = 24, n = 3 (2576 words)", "seconds", check_lower_m24),
     ("kernelbounds table --m 4..64 --n 3..8", "< 60 s", table_cmd),
+    ("rank: tensor kernel m = 12 (build + FLINT)", "finishes", rank_tool_m12),
+    ("rank: building the fmpz_mat alone (m = 12)", "-", prebuild),
+    ("rank: bare FLINT on the prebuilt matrix (m = 12)", "-", bare_flint_m12),
+    ("rank: sympy Matrix.rank, tensor m = 7 (m = 8 did not finish in 5 min)", "-", sympy_rank(7)),
+    ("rank: sympy Matrix.rank, tensor m = 6", "-", sympy_rank(6)),
+    ("rank: numpy matrix_rank, tensor m = 12 (c = 1/5)", "-", numpy_rank(12)),
+    ("rank: numpy matrix_rank, tensor m = 9 (c = 99/100)", "-", numpy_rank(9, __import__("fractions").Fraction(99, 100))),
 ]
 
 

@@ -15,7 +15,8 @@ class Limits:
     max_n: int = 64
     max_level_classes: int = 3_000_000
     exhaustive_inputs: int = 2**20  # run the exhaustive route up to this many (query, multiset) pairs
-    rank_m: int = 10  # compute FLINT ranks of 2^m x 2^m kernel matrices up to this m
+    rank_m: int = 10  # construction rule: FLINT rank of the 2^m x 2^m kernel matrix up to this m
+    rank_cert_m: int = 12  # rank rule: largest m for a 2^m x 2^m minor
     max_list: int = 1_000_000
     max_code_words: int = 20_000
     max_pairs: int = 40_000_000

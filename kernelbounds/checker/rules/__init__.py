@@ -7,11 +7,12 @@ from collections.abc import Callable
 from ..jsonread import Node
 from ..limits import Limits
 from ..common import Outcome
-from . import construction, lowerbound
+from . import construction, lowerbound, rank
 
 Rule = Callable[[Node, Limits], Outcome]
 
 REGISTRY: dict[str, Rule] = {
     "construction": construction.check,
     "lower-bound": lowerbound.check,
+    "rank": rank.check,
 }

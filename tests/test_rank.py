@@ -1,0 +1,93 @@
+"""Exact ranks: the level-kernel formula against FLINT, and rank certificates."""
+
+import copy
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kernelbounds.certificate import canonical_json
+from kernelbounds.checker import check_bytes
+from kernelbounds.rank import certificate, flint_rank, formula_rank, forward_differences, kernel_rows, named_kernel
+
+
+def brute_rows(h, m):
+    return [[h[(x & z).bit_count()] for z in range(2**m)] for x in range(2**m)]
+
+
+@pytest.mark.parametrize("name", ["tensor", "softmax", "inner", "disjoint"])
+@pytest.mark.parametrize("m", range(1, 9))
+def test_formula_equals_flint_on_named_kernels(name, m):
+    h = named_kernel(name, m)
+    assert formula_rank(h, m) == flint_rank(kernel_rows(h, m))
+
+
+def test_named_kernel_ranks():
+    assert formula_rank(named_kernel("tensor", 12), 12) == 4096
+    assert formula_rank(named_kernel("inner", 20), 20) == 20
+    assert formula_rank(named_kernel("disjoint", 30), 30) == 2**30
+
+
+@given(st.integers(1, 8), st.data())
+def test_formula_equals_flint_on_random_rational_level_kernels(m, data):
+    """Random h, including sparse forward-difference supports (low-degree polynomials)."""
+    if data.draw(st.booleans()):
+        g = [data.draw(st.sampled_from([Fraction(0), Fraction(0), Fraction(1), Fraction(-3, 2), Fraction(5, 7)])) for _ in range(m + 1)]
+        h = [sum(g[j] * Fraction(__import__("math").comb(l, j)) for j in range(m + 1)) for l in range(m + 1)]
+    else:
+        h = [data.draw(st.fractions(-5, 5, max_denominator=9)) for _ in range(m + 1)]
+    assert formula_rank(h, m) == flint_rank(kernel_rows(h, m))
+
+
+@given(st.lists(st.fractions(-9, 9, max_denominator=9), min_size=1, max_size=10))
+def test_forward_differences_reconstruct_h(h):
+    from math import comb
+
+    g = forward_differences(h)
+    assert all(sum(g[j] * comb(l, j) for j in range(len(h))) == h[l] for l in range(len(h)))
+
+
+def test_vectorised_matrix_equals_brute_force():
+    h = [Fraction(3), Fraction(-1, 2), Fraction(7, 3), Fraction(0), Fraction(1, 9)]
+    d = 18
+    assert kernel_rows(h, 4) == [[int(x * d) for x in r] for r in brute_rows(h, 4)]
+
+
+def test_numpy_float_rank_can_be_wrong():
+    """Floating point underestimates the rank of an ill-conditioned exact kernel:
+    c = 99/100 makes the per-bit factor [[1,1],[1,c]] nearly singular (det = -1/100)."""
+    h = named_kernel("tensor", 8, c=Fraction(99, 100))
+    exact = flint_rank(kernel_rows(h, 8))
+    floats = np.array([[float(x) for x in r] for r in brute_rows(h, 8)])
+    assert exact == 256 and np.linalg.matrix_rank(floats) < exact
+
+
+def verdict(doc):
+    return check_bytes(canonical_json(doc).encode())
+
+
+@pytest.mark.parametrize("name,m", [("tensor", 6), ("inner", 6), ("disjoint", 5)])
+def test_rank_certificates_check_and_resist_tampering(name, m):
+    doc = certificate(named_kernel(name, m), m, name)
+    assert verdict(doc).code == 0
+    bad = copy.deepcopy(doc)
+    bad["claims"]["rank"] += 1
+    assert verdict(bad).code == 1
+    bad = copy.deepcopy(doc)
+    bad["upper"]["differences"][1] = "12345"
+    assert verdict(bad).code == 1 and verdict(bad).pointer == "/upper/differences/1"
+    bad = copy.deepcopy(doc)
+    bad["lower"]["prime"] = 2**31  # not prime
+    assert verdict(bad).code == 1 and verdict(bad).pointer == "/lower/prime"
+    bad = copy.deepcopy(doc)
+    bad["kernel"]["h"][0] = "7/3"
+    assert verdict(bad).code == 1
+
+
+def test_a_singular_minor_is_rejected():
+    doc = certificate(named_kernel("inner", 5), 5, "inner")
+    doc["lower"]["rows"][0] = "00000"  # the zero token's row is zero
+    v = verdict(doc)
+    assert v.code == 1 and "minor" in v.reason
