@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import constructions, lowerbound, rank
+from . import constructions, lowerbound, rank, transcript
 
 
 @dataclass(frozen=True)
@@ -38,4 +38,6 @@ def entries() -> list[Entry]:
     out.append(_witness(24, 3, 8))
     out += [_rank(name, 8) for name in ("tensor", "softmax", "inner", "disjoint")]
     out.append(_rank("tensor", 12))
+    out += [_lower(24, 3, variant) for variant in ("position-dependent", "causal")]
+    out += [Entry(f"transcript-q{q}-s{s}.json", lambda q=q, s=s: transcript.certificate(q, s)) for q, s in ((3, 4), (8, 1))]
     return out

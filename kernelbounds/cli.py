@@ -163,6 +163,23 @@ def cmd_rank(args) -> int:
     return 0
 
 
+def cmd_transcript(args) -> int:
+    import math
+
+    from . import transcript
+
+    if (args.s + 1) ** args.q > 10**6:
+        raise UserError(f"(s+1)^q = {(args.s + 1) ** args.q} inputs is over the limit 10^6")
+    tb = transcript.verify(args.q, args.s)
+    real = args.q * math.log2(args.s + 1)  # a report only; the decision is the integer below
+    print(f"q = {args.q}, s = {args.s}: m = {tb.m}, n = {2 * args.q}; {tb.vectors} = (s+1)^q distinct answer vectors with fixed query tokens")
+    print(f"  transcript >= q log2(s+1) = {real:.4f} bits; over a binary alphabet >= {tb.bits} bits (2^{tb.bits} >= {tb.vectors})")
+    if args.output:
+        _write(transcript.certificate(args.q, args.s), args.output)
+        print(f"  certificate: {args.output}")
+    return 0
+
+
 def _limits(items: list[str]):
     from .checker import Limits
 
@@ -236,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="certificate file (default: standard output)")
     p.set_defaults(func=cmd_construct)
 
-    variants = ["position-independent"]
+    variants = ["position-independent", "position-dependent", "causal"]
     p = sub.add_parser("bound", help="the best certified lower bound on the feature rank for m and n")
     p.add_argument("--m", type=_positive("--m", 2, 256), required=True)
     p.add_argument("--n", type=_positive("--n", 3, 64), required=True)
@@ -270,6 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-matrix-m", type=_positive("--max-matrix-m", 1, 14), default=12)
     p.add_argument("-o", "--output", help="write a rank certificate")
     p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("transcript", help="the transcript bound for q independent answers in {0..s}")
+    p.add_argument("--q", type=_positive("--q", 1, 32), required=True)
+    p.add_argument("--s", type=_positive("--s", 1, 64), required=True)
+    p.add_argument("-o", "--output")
+    p.set_defaults(func=cmd_transcript)
 
     p = sub.add_parser("check", help="check certificate files with the independent checker")
     p.add_argument("files", nargs="+", metavar="FILE")

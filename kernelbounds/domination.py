@@ -71,3 +71,48 @@ def tight_row(n: int, s: int, d: int, eps: Fraction) -> Row:
     critical = (n - 2) * (fb - s - HALF) / (s + HALF - fa)
     ka = critical * (1 + eps / 2)
     return Row(s + d, s, s + d, Fraction(0), ka, Fraction(1), Fraction(0), fa, fb)
+
+
+@dataclass(frozen=True)
+class PositionalRow:
+    """Position-dependent maps for one query row (THEORY L5): at key position j = 2..n
+    (index j-2 here) the key z has weight K_j(z) >= 0 and value F_j(z)."""
+
+    s: int
+    s2: int
+    k0: Fraction
+    fq: Fraction
+    ka: tuple[Fraction, ...]
+    kb: tuple[Fraction, ...]
+    fa: tuple[Fraction, ...]
+    fb: tuple[Fraction, ...]
+
+    @property
+    def keys(self) -> int:
+        return len(self.ka)
+
+
+def positional_outputs(row: PositionalRow) -> tuple[Fraction | None, Fraction | None, list[Fraction | None]]:
+    """y(S_A), y(S_B) and y of the n-1 placements of a among the key positions."""
+
+    def y(which: list[str]):
+        k = [row.ka[j] if w == "a" else row.kb[j] for j, w in enumerate(which)]
+        f = [row.fa[j] if w == "a" else row.fb[j] for j, w in enumerate(which)]
+        den = row.k0 + sum(k)
+        return None if den <= 0 else (row.k0 * row.fq + sum(x * v for x, v in zip(k, f))) / den
+
+    t = row.keys
+    return y(["a"] * t), y(["b"] * t), [y(["a" if j == i else "b" for j in range(t)]) for i in range(t)]
+
+
+def positional_premise(row: PositionalRow) -> bool:
+    ya, yb, mixed = positional_outputs(row)
+    pairs = [(ya, row.s), (yb, row.s2)] + [(y, row.s) for y in mixed]
+    return all(y is not None and abs(y - t) < HALF for y, t in pairs)
+
+
+def positional_conclusion(row: PositionalRow) -> bool:
+    """D(a) > (n-2)(d-1) D(b) with D(z) = K0 + sum_j K_j(z) (n = keys + 1)."""
+    n, d = row.keys + 1, row.s2 - row.s
+    d_a, d_b = row.k0 + sum(row.ka), row.k0 + sum(row.kb)
+    return d_a > 0 if d == 1 else d_a > factor(n, d) * d_b

@@ -21,7 +21,13 @@ from .codes import Code, intersection_matrix
 from .codes.library import candidates
 from .rankbound import RankBound, best_rank_bound
 
-VARIANTS = ("position-independent",)
+VARIANTS = ("position-independent", "position-dependent", "causal")
+
+
+def placements(variant: str, n: int) -> int:
+    """Mixed inputs per link: every placement of the better key for position-dependent
+    maps (THEORY L5), one otherwise."""
+    return n - 1 if variant == "position-dependent" else 1
 
 
 @dataclass(frozen=True)
@@ -106,17 +112,32 @@ def witness_count(lb: LowerBound) -> int:
         shared = [position[t] for t in set(tokens.values()) & index]  # intermediates that are code words
         collisions = sum(1 for j in shared if j != i and (prev[int(gaps_row[j])], words[j]) in prefix_links)
         extra_keys = len(set(tokens.values()) - index)
-        total += len(words) + extra_keys + len(prefix_links) + len(words) - 1 - collisions
+        links = len(prefix_links) + len(words) - 1 - collisions
+        total += len(words) + extra_keys + links * placements(lb.variant, lb.n)
     return total
 
 
+def mixed_inputs(q: int, a: int, b: int, n: int, variant: str) -> list[tuple[int, ...]]:
+    """The mixed inputs of one link (a better key a, worse key b)."""
+    if variant == "causal":
+        return [(a,) + (b,) * (n - 2) + (q,)]
+    if variant == "position-dependent":
+        return [(q,) + tuple(a if j == t else b for j in range(1, n)) for t in range(1, n)]
+    return [(q, a) + (b,) * (n - 2)]
+
+
+def uniform_input(q: int, z: int, n: int, variant: str) -> tuple[int, ...]:
+    return (z,) * (n - 1) + (q,) if variant == "causal" else (q,) + (z,) * (n - 1)
+
+
 def witness_family(lb: LowerBound) -> list[tuple[int, ...]]:
-    """The explicit inputs, query at position 1: (q, z, ..., z) and (q, a, b, ..., b)."""
-    n = lb.n
+    """The explicit inputs: the query first (last for causal), uniform and mixed inputs."""
+    n, variant = lb.n, lb.variant
     inputs = []
     for q, keys, links in witness_rows(lb):
-        inputs += [(q,) + (z,) * (n - 1) for z in sorted(keys)]
-        inputs += [(q, a) + (b,) * (n - 2) for a, b in sorted(links)]
+        inputs += [uniform_input(q, z, n, variant) for z in sorted(keys)]
+        for a, b in sorted(links):
+            inputs += mixed_inputs(q, a, b, n, variant)
     return inputs
 
 

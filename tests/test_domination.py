@@ -42,3 +42,37 @@ def test_factor_is_tight_within_one_percent(n, d):
     assert premise(row, n) and conclusion(row, n)
     ratio = (row.k0 + (n - 1) * row.ka) / ((row.k0 + (n - 1) * row.kb) * factor(n, d))
     assert 1 < ratio < Fraction(101, 100)
+
+
+from kernelbounds.domination import PositionalRow, positional_conclusion, positional_premise  # noqa: E402
+
+
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow], max_examples=80)
+@given(st.integers(3, 4), st.integers(0, 3), st.integers(1, 5), small, st.data())
+def test_position_dependent_premise_implies_conclusion(n, s, d, k0, data):
+    """THEORY L5: on the symmetrised family (every placement of a), random position-dependent
+    rows meeting the premise satisfy D(a) > (n-2)(d-1) D(b), D(z) = K0 + sum_j K_j(z)."""
+    keys = n - 1
+    kb = tuple(data.draw(weights) for _ in range(keys))
+    ka = tuple(b * data.draw(st.fractions(1, 2, max_denominator=30)) * 2 ** data.draw(st.integers(2, 9)) + data.draw(small) for b in kb)
+    fa = tuple(s + data.draw(near) for _ in range(keys))
+    fb = tuple(s + d + data.draw(near) for _ in range(keys))
+    row = PositionalRow(s, s + d, k0, s + data.draw(near), ka, kb, fa, fb)
+    assume(positional_premise(row))
+    assert positional_conclusion(row)
+
+
+def test_one_placement_is_not_enough():
+    """THEORY L5: with position-dependent maps, one placement of the better key does not
+    force the conclusion.  Here K_2(a) = 100, K_3(a) = 0, K_2(b) = 1000, K_3(b) = 1: the
+    inputs S_A, S_B and (q, a, b) are all solved, yet D(a) = 100 < 3 * D(b) = 3003; the
+    other placement (q, b, a) is what rules such heads out."""
+    from kernelbounds.domination import positional_outputs
+
+    s, d = 0, 4
+    row = PositionalRow(s, s + d, Fraction(0), Fraction(0), (Fraction(100), Fraction(0)), (Fraction(1000), Fraction(1)), (Fraction(s), Fraction(s)), (Fraction(s + d), Fraction(s + d)))
+    ya, yb, (a_at_2, a_at_3) = positional_outputs(row)
+    half = Fraction(1, 2)
+    assert abs(ya - s) < half and abs(yb - (s + d)) < half and abs(a_at_2 - s) < half
+    assert not positional_conclusion(row)
+    assert abs(a_at_3 - s) >= half and not positional_premise(row)

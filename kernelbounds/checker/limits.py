@@ -20,6 +20,7 @@ class Limits:
     max_list: int = 1_000_000
     max_code_words: int = 20_000
     max_pairs: int = 40_000_000
+    max_transcript_work: int = 50_000_000
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

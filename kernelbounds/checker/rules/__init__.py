@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ..jsonread import Node
 from ..limits import Limits
 from ..common import Outcome
-from . import construction, lowerbound, rank
+from . import construction, lowerbound, rank, transcript
 
 Rule = Callable[[Node, Limits], Outcome]
 
@@ -15,4 +15,5 @@ REGISTRY: dict[str, Rule] = {
     "construction": construction.check,
     "lower-bound": lowerbound.check,
     "rank": rank.check,
+    "transcript": transcript.check,
 }

@@ -19,7 +19,12 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
 
-VARIANTS = ("position-independent",)
+VARIANTS = ("position-independent", "position-dependent", "causal")
+SCOPE = {
+    "position-independent": "every normalized head with a nonnegative kernel",
+    "position-dependent": "every normalized head with position-dependent maps and a nonnegative kernel for every pair of positions",
+    "causal": "every causal normalized head with a nonnegative kernel, scored at its final position,",
+}
 MAX_K = 256
 
 
@@ -83,9 +88,24 @@ def least_rank(k: int, x: Fraction) -> int:
 class Family:
     """Rule chains-v1, row by row: keys needing (q, z, ..., z) and links needing (q, a, b, ..., b)."""
 
-    def __init__(self, words: list[int], m: int, schedules):
-        self.words, self.m, self.schedules = words, m, schedules
+    def __init__(self, words: list[int], m: int, n: int, variant: str, schedules):
+        self.words, self.m, self.n, self.variant, self.schedules = words, m, n, variant, schedules
         self.full = (1 << m) - 1
+        self.per_link = n - 1 if variant == "position-dependent" else 1
+
+    def inputs(self, q: int, keys: set[int], links: set[tuple[int, int]]) -> set[tuple[int, ...]]:
+        """The row's inputs: the query at position 1 (position n for causal)."""
+        n, out = self.n, set()
+        for z in keys:
+            out.add((z,) * (n - 1) + (q,) if self.variant == "causal" else (q,) + (z,) * (n - 1))
+        for a, b in links:
+            if self.variant == "causal":
+                out.add((a,) + (b,) * (n - 2) + (q,))
+            elif self.variant == "position-dependent":
+                out.update((q,) + tuple(a if j == t else b for j in range(1, n)) for t in range(1, n))
+            else:
+                out.add((q, a) + (b,) * (n - 2))
+        return out
 
     def row(self, i: int, gaps: list[int]) -> tuple[int, set[int], set[tuple[int, int]]]:
         c_i = self.words[i]
@@ -112,7 +132,8 @@ class Family:
         where = {c: j for j, c in enumerate(self.words) if c in inter}
         repeated = sum(1 for c, j in where.items() if j != i and (last[gaps[j]], c) in prefix)
         n_words = len(self.words)
-        return n_words + len(inter - set(where)) + len(prefix) + (n_words - 1 - repeated)
+        links = len(prefix) + (n_words - 1 - repeated)
+        return n_words + len(inter - set(where)) + links * self.per_link
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
@@ -132,7 +153,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
 
     full = (1 << m) - 1
     products: Counter[int] = Counter()
-    family = Family(words, m, schedules)
+    family = Family(words, m, n, variant, schedules)
     count = 0
     listed_rows = []
     for i, c_i in enumerate(words):
@@ -162,16 +183,16 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"witness family (rule chains-v1): {count} inputs",
     ]
     if witness.has("inputs"):
-        check_listed(witness["inputs"], listed_rows, n, m, count, limits)
+        check_listed(witness["inputs"], listed_rows, family, n, m, count, limits)
         routes.append("listed witness inputs equal the rule's family")
     summary = (
-        f"lower bound (m={m}, n={n}, {variant}): every normalized head with a nonnegative kernel that solves the "
+        f"lower bound (m={m}, n={n}, {variant}): {SCOPE[variant]} that solves the "
         f"{count}-input witness family has feature rank r >= {bound} (upper bound 2^{m})"
     )
     return Outcome(summary, routes)
 
 
-def check_listed(node: Node, rows, n: int, m: int, count: int, limits: Limits) -> None:
+def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, limits: Limits) -> None:
     items = node.list(limits.max_list)
     listed = set()
     for item in items:
@@ -181,8 +202,7 @@ def check_listed(node: Node, rows, n: int, m: int, count: int, limits: Limits) -
         listed.add(tokens)
     expected = set()
     for q, keys, links in rows:
-        expected.update((q,) + (z,) * (n - 1) for z in keys)
-        expected.update((q, a) + (b,) * (n - 2) for a, b in links)
+        expected |= family.inputs(q, keys, links)
     missing = expected - listed
     if missing:
         raise Invalid(node.pointer, f"{len(missing)} inputs the chains need are not listed")
