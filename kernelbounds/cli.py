@@ -11,6 +11,13 @@ from pathlib import Path
 from . import __version__
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr and exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 class UserError(Exception):
     """A mistake in the user's request: one clear line, exit code 2."""
 
@@ -242,7 +249,7 @@ def _print_table(rows) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kernelbounds", description="Certified expressivity bounds for nonnegative kernel attention on Min-IP.")
+    parser = OneLineParser(prog="kernelbounds", description="Certified expressivity bounds for nonnegative kernel attention on Min-IP.")
     parser.add_argument("--version", action="version", version=f"kernelbounds {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 

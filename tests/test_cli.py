@@ -55,7 +55,7 @@ def test_construct_refuses_a_false_claim(tmp_path):
 )
 def test_bad_arguments_give_one_line_and_exit_2(args):
     r = run(*args, cwd=ROOT)
-    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.strip()
+    assert r.returncode == 2 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
 def test_unwritable_output_and_missing_input(tmp_path):
@@ -92,3 +92,48 @@ def test_committed_certificates_regenerate_byte_identical():
     assert committed == {e.filename for e in entries()}
     for e in entries():
         assert (ROOT / "certificates" / e.filename).read_text() == canonical_json(e.build()), e.filename
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bound", "--m", "12", "--n", "3", "-o", "{bad}"],
+        ["witness", "--m", "12", "--n", "3", "--target-rank", "3", "-o", "{bad}"],
+        ["table", "--m", "4..5", "--n", "3..3", "--plot", "{bad}"],
+        ["rank", "--kernel", "inner", "--m", "4", "-o", "{bad}"],
+        ["transcript", "--q", "2", "--s", "1", "-o", "{bad}"],
+        ["construct", "softmax", "--m", "2", "--n", "3", "-o", "{bad}"],
+    ],
+)
+def test_unwritable_outputs_give_one_line(args, tmp_path):
+    bad = str(tmp_path / "missing-dir" / "out.file")
+    r = run(*[a.replace("{bad}", bad) for a in args])
+    assert r.returncode == 2 and "cannot write" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not (tmp_path / "missing-dir").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bound", "--m", "12", "--n", "2"],
+        ["table", "--m", "9..4"],
+        ["rank", "--kernel", "level", "--m", "3"],
+        ["rank", "--kernel", "level", "--m", "3", "--h", "1,2"],
+        ["rank", "--kernel", "level", "--m", "2", "--h", "1,x,3"],
+        ["transcript", "--q", "20", "--s", "9"],
+        ["witness", "--m", "12", "--n", "3"],
+    ],
+)
+def test_bad_requests_give_one_line(args):
+    r = run(*args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_bound_json_keys_and_witness(tmp_path):
+    r = run("bound", "--m", "24", "--n", "3", "--json", "-o", str(tmp_path / "lb.json"))
+    doc = json.loads(r.stdout)
+    assert {"m", "n", "lower", "upper", "code", "R", "k", "witness_inputs"} <= doc.keys()
+    assert doc["upper"] == 2**24 and doc["lower"] >= 8
+    assert main(["check", str(tmp_path / "lb.json")]) == 0
+    assert main(["witness", "--m", "24", "--n", "3", "--target-rank", "8", "-o", str(tmp_path / "w.json")]) == 0
+    assert len(json.loads((tmp_path / "w.json").read_text())["witness"]["inputs"]) <= 190

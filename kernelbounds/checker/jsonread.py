@@ -11,7 +11,7 @@ import json
 import re
 from fractions import Fraction
 
-from .errors import Malformed, pointer_join
+from .errors import LimitExceeded, Malformed, pointer_join
 
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 MAX_DIGITS = 4000
@@ -69,10 +69,13 @@ class Node:
                 raise Malformed(pointer_join(self.pointer, key), "missing required field")
         return Node(self.value[key], pointer_join(self.pointer, key))
 
-    def int(self, lo: int | None = None, hi: int | None = None) -> int:
+    def int(self, lo: int | None = None, hi: int | None = None, limit: int | None = None) -> int:
+        """An integer in [lo, hi]; above `limit` (a configured work limit) is exit code 3."""
         v = self.value
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.fail(f"expected an integer, got {type(v).__name__}")
+        if limit is not None and v > limit:
+            raise LimitExceeded(self.pointer, f"{v} is over the configured limit {limit}")
         if lo is not None and v < lo or hi is not None and v > hi:
             raise self.fail(f"integer {v} outside the allowed range [{lo}, {hi}]")
         return v
@@ -103,7 +106,7 @@ class Node:
         if length is not None and len(v) != length:
             raise self.fail(f"expected {length} items, got {len(v)}")
         if len(v) > max_len:
-            raise self.fail(f"array of {len(v)} items exceeds the format's maximum {max_len}")
+            raise LimitExceeded(self.pointer, f"array of {len(v)} items is over the limit {max_len}")
         return [Node(x, pointer_join(self.pointer, i)) for i, x in enumerate(v)]
 
     def token(self, m: int) -> int:

@@ -182,8 +182,8 @@ def flint_rank(kernel, m: int) -> int:
 
 def check(doc: Node, limits: Limits) -> Outcome:
     doc.obj({"format", "version", "kind", "construction", "m", "n", "positions", "head", "claims"})
-    m = doc["m"].int(1, limits.max_m)
-    n = doc["n"].int(1, limits.max_n)
+    m = doc["m"].int(1, limit=limits.max_m)
+    n = doc["n"].int(1, limit=limits.max_n)
     doc["positions"].str(("all",))
     label = doc["construction"].str()
     head = doc["head"].obj({"kernel", "values", "readout"})

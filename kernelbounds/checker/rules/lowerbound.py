@@ -138,8 +138,8 @@ class Family:
 
 def check(doc: Node, limits: Limits) -> Outcome:
     doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"})
-    m = doc["m"].int(1, limits.max_m)
-    n = doc["n"].int(3, limits.max_n)
+    m = doc["m"].int(1, limit=limits.max_m)
+    n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
     doc["queries"].str(("complement",))
     words = read_code(doc, m, limits)

@@ -117,7 +117,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     import flint
 
     doc.obj({"format", "version", "kind", "m", "kernel", "claims", "lower", "upper"})
-    m = doc["m"].int(1, limits.max_m)
+    m = doc["m"].int(1, limit=limits.max_m)
     ktype = doc["kernel"]["type"].str(("level", "features"))
     if ktype == "level":
         require(m <= limits.rank_cert_m, "/m", "the kernel matrix side 2^m", 2**m, 2**limits.rank_cert_m)

@@ -18,10 +18,10 @@ from ..limits import Limits, require
 
 def check(doc: Node, limits: Limits) -> Outcome:
     doc.obj({"format", "version", "kind", "q", "s", "m", "n", "inputs", "claims"})
-    q = doc["q"].int(1, limits.max_n)
-    s = doc["s"].int(1, limits.max_m)
-    m = doc["m"].int(1, limits.max_m)
-    n = doc["n"].int(q, limits.max_n)
+    q = doc["q"].int(1, limit=limits.max_n)
+    s = doc["s"].int(1, limit=limits.max_m)
+    m = doc["m"].int(1, limit=limits.max_m)
+    n = doc["n"].int(q, limit=limits.max_n)
     items = doc["inputs"].list(limits.max_list)
     work = len(items) * q * n
     require(work <= limits.max_transcript_work, "/inputs", "inner products to compute (inputs x q x n)", work, limits.max_transcript_work)

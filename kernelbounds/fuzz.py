@@ -1,0 +1,290 @@
+"""Mutation fuzzing of certificates: change one field at a time, and judge every mutant
+the checker accepts with an independent oracle built from the generator's own code.
+
+A mutant is *rejected* (checker exit != 0), *accepted-true* (the checker accepts and the
+oracle confirms every claim), or a *false accept* (the checker accepts a false claim: a
+soundness bug).  Mutants whose premise the oracle cannot evaluate are counted apart.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Iterator
+from fractions import Fraction
+
+from .bits import from_str
+from .certificate import canonical_json
+from .checker import check_bytes
+
+
+def leaves(obj, path=()) -> Iterator[tuple[tuple, object]]:
+    if isinstance(obj, dict):
+        for k in sorted(obj):
+            yield from leaves(obj[k], path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from leaves(v, path + (i,))
+        yield path, obj
+    else:
+        yield path, obj
+
+
+def _get(doc, path):
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def _set(doc, path, value):
+    doc = copy.deepcopy(doc)
+    if not path:
+        return value
+    parent = _get(doc, path[:-1])
+    parent[path[-1]] = value
+    return doc
+
+
+def mutations(value, rng: random.Random) -> list:
+    """Candidate replacements for one field."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [value + 1, value - 1, value + 2, value - 2, value * 2, 0, -value]
+    if isinstance(value, str):
+        if value and set(value) <= {"0", "1"} and len(value) > 1:  # a token: flip each bit
+            return [value[:i] + ("1" if value[i] == "0" else "0") + value[i + 1 :] for i in range(len(value))]
+        try:
+            x = Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return [value + "x"]
+        out = [x + 1, x - 1, -x, x * 2, x / 3 if x else Fraction(1, 3), x + Fraction(1, 7), Fraction(0), Fraction(1)]
+        return [str(v) if v.denominator > 1 else str(v.numerator) for v in out]
+    if isinstance(value, list):
+        out = []
+        if value:
+            out.append(value[:-1])  # drop
+            out.append(value + [value[0]])  # duplicate
+            if len(value) > 1:
+                i, j = rng.sample(range(len(value)), 2)
+                swapped = list(value)
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                out.append(swapped)
+        return out
+    return []
+
+
+def mutants(doc: dict, rng: random.Random, limit: int) -> Iterator[tuple[str, dict]]:
+    """Up to `limit` single-field mutants of doc, in a seeded random order."""
+    sites = [(p, v) for p, v in leaves(doc) if p and p[0] not in ("format", "construction")]
+    rng.shuffle(sites)
+    seen = {canonical_json(doc)}
+    while len(seen) <= limit:
+        fresh = 0
+        for path, value in sites:
+            for new in mutations(value, rng):
+                mutant = _set(doc, path, new)
+                key = canonical_json(mutant) if isinstance(mutant, dict) else repr(mutant)
+                if key in seen:
+                    continue
+                seen.add(key)
+                fresh += 1
+                yield "/" + "/".join(map(str, path)), mutant
+                if len(seen) > limit:
+                    return
+        if not fresh:
+            return
+
+
+# ----------------------------------------------------------------- oracles
+
+
+def oracle(doc: dict) -> bool | None:
+    """True if every claim of an accepted certificate holds by the generator's routes,
+    False if one is false, None if this oracle cannot judge it."""
+    kind = doc.get("kind")
+    return {"construction": _construction, "lower-bound": _lower, "rank": _rank, "transcript": _transcript}.get(kind, lambda d: None)(doc)
+
+
+def _construction(doc) -> bool | None:
+    from .constructions import Readout, TensorKernel
+    from .model import KernelHead, exhaustive_worst_error, feature_head
+    from .rank import flint_rank
+
+    m, n = doc["m"], doc["n"]
+    if 2**m * 2**m > 2**14 or n > 4:
+        return _construction_by_classes(doc)
+    r = doc["head"]["readout"]
+    readout = Readout(Fraction(r["alpha"]), Fraction(r["beta"]), Fraction(r["gamma"]))
+    value = lambda z, j: tuple(Fraction((z >> i) & 1) for i in range(m))  # noqa: E731
+    ro = lambda q, i: readout.affine(q, m)  # noqa: E731
+    k = doc["head"]["kernel"]
+    claims = doc["claims"]
+    if k["type"] == "tensor-power":
+        ker = TensorKernel(*(tuple(Fraction(x) for x in k[key]) for key in ("f0", "f1", "g0", "g1")))
+        head = feature_head(lambda x, i: ker.feature(x, m, "q"), lambda z, j: ker.feature(z, m, "k"), value, ro)
+        facts = claims["feature_rank"] == len(k["f0"]) ** m
+        facts &= claims["nonnegative_features"] == all(Fraction(x) >= 0 for key in ("f0", "f1", "g0", "g1") for x in k[key])
+    else:
+        w_q, w_k, b = k["W_Q"], k["W_K"], Fraction(k["exp_beta"])
+
+        def weight(q, i, z, j):
+            qv = [sum(row[c] * ((q >> c) & 1) for c in range(m)) for row in w_q]
+            zv = [sum(row[c] * ((z >> c) & 1) for c in range(m)) for row in w_k]
+            return b ** sum(x * y for x, y in zip(qv, zv))
+
+        head = KernelHead(weight, value, ro)
+        facts = claims["score_dim"] == len(w_q)
+    table = [[head.weight(x, 0, z, 1) for z in range(2**m)] for x in range(2**m)]
+    if any(v < 0 for row in table for v in row):
+        return False
+    res = exhaustive_worst_error(head, m, n)
+    if res.worst_error is None or res.worst_error >= Fraction(1, 2) or res.worst_error != Fraction(claims["worst_error"]):
+        return False
+    from math import lcm
+
+    d = lcm(*(v.denominator for row in table for v in row))
+    return bool(facts) and flint_rank([[int(v * d) for v in row] for row in table]) == claims["kernel_rank"]
+
+
+def _construction_by_classes(doc) -> bool | None:
+    """For larger m: the generator's level-class route and the Kronecker rank formula."""
+    from .classes import LevelProfile, worst_error_by_classes
+
+    m, n, k, r = doc["m"], doc["n"], doc["head"]["kernel"], doc["head"]["readout"]
+    if k["type"] != "tensor-power" or m > 64:
+        return None
+    f = {key: [Fraction(x) for x in k[key]] for key in ("f0", "f1", "g0", "g1")}
+    gram = [[sum(a * b for a, b in zip(f["f0" if x == 0 else "f1"], f["g0" if y == 0 else "g1"])) for y in (0, 1)] for x in (0, 1)]
+    if not gram[0][0] == gram[0][1] == gram[1][0] == 1 or gram[1][1] < 0:
+        return False
+    alpha, beta, gamma = (Fraction(r[x]) for x in ("alpha", "beta", "gamma"))
+    res = worst_error_by_classes(LevelProfile(lambda p, l: gram[1][1] ** l, lambda p, l: alpha * l + beta * p + gamma), m, n)
+    rank_g = 2 if gram[1][1] != 1 else 1
+    claims = doc["claims"]
+    return (
+        res.worst_error is not None
+        and res.worst_error < Fraction(1, 2)
+        and res.worst_error == Fraction(claims["worst_error"])
+        and claims["feature_rank"] == len(f["f0"]) ** m
+        and claims["kernel_rank"] == rank_g**m
+        and claims["nonnegative_features"] == all(x >= 0 for v in f.values() for x in v)
+    )
+
+
+def _lower(doc) -> bool | None:
+    from .amplification import chain_product
+    from .codes import Code
+    from .lowerbound import LowerBound, witness_count, witness_family
+    from .rankbound import RankBound, least_rank, threshold
+
+    m, n, variant = doc["m"], doc["n"], doc["variant"]
+    words = tuple(from_str(w) for w in doc["code"]["words"])
+    if len(set(words)) != len(words) or len(words) < 2:
+        return False
+    code = Code("mutant", m, words)
+    gaps = code.gaps()
+    schedules = {s["gap"]: tuple(s["levels"]) for s in doc["schedules"]}
+    try:
+        products = Counter()
+        for g, count in gaps.items():
+            levels = schedules[g]
+            if levels[0] != 0 or levels[-1] != g:
+                return False
+            products[chain_product(n, levels)] += count
+    except (KeyError, ValueError):
+        return False
+    k = doc["claims"]["k"]
+    bound = least_rank(k, threshold(len(words), products, k))
+    lb = LowerBound(m, n, variant, code, gaps, schedules, dict(products), RankBound(bound, k))
+    ok = doc["claims"]["bound"] == bound and doc["claims"]["min_product"] == min(products)
+    ok &= doc["claims"]["witness_inputs"] == witness_count(lb)
+    if "inputs" in doc["witness"]:
+        listed = {tuple(from_str(t) for t in inp) for inp in doc["witness"]["inputs"]}
+        ok &= listed == set(witness_family(lb)) and len(listed) == len(doc["witness"]["inputs"])
+    return bool(ok)
+
+
+def _rank(doc) -> bool | None:
+    from .rank import flint_rank, kernel_rows
+
+    if doc["kernel"]["type"] != "level" or doc["m"] > 8:
+        return None
+    h = [Fraction(x) for x in doc["kernel"]["h"]]
+    return flint_rank(kernel_rows(h, doc["m"])) == doc["claims"]["rank"]
+
+
+def _transcript(doc) -> bool | None:
+    from .model import min_ip_target
+    from .transcript import binary_bits
+
+    q, m = doc["q"], doc["m"]
+    inputs = [tuple(from_str(t) for t in inp) for inp in doc["inputs"]]
+    if any(len(inp) != doc["n"] or any(x >> m for x in inp) for inp in inputs):
+        return False
+    if len({inp[:q] for inp in inputs}) > 1:
+        return False
+    vectors = [tuple(min_ip_target(inp, i) for i in range(q)) for inp in inputs]
+    if len(set(vectors)) != len(vectors):
+        return False
+    return doc["claims"]["answer_vectors"] == len(vectors) and doc["claims"]["bits"] == binary_bits(len(vectors))
+
+
+# ----------------------------------------------------------------- campaign
+
+
+def seeds() -> list[dict]:
+    """Small valid certificates of every kind (cheap to check and to judge)."""
+    from . import constructions, lowerbound, rank, transcript
+    from .codes import Code, paley
+
+    out = [constructions.certificate(constructions.CONSTRUCTIONS[name](m, n)) for name, m, n in (("tensor", 3, 3), ("softmax", 3, 3), ("rank1", 4, 2), ("tensor", 2, 4))]
+    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(6), 3), listed=True))
+    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(5), 4, "position-dependent"), listed=True))
+    out.append(lowerbound.certificate(lowerbound.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal")))
+    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(23), 5)))
+    out += [rank.certificate(rank.named_kernel(name, 5), 5, name) for name in ("tensor", "inner", "disjoint")]
+    out += [transcript.certificate(2, 2), transcript.certificate(3, 1)]
+    out.append(constructions.certificate(constructions.CONSTRUCTIONS["softmax"](2, 4)))
+    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(7), 3), listed=True))
+    return out
+
+
+def campaign(total: int, seed: int = 0) -> Counter:
+    """Run about `total` mutants spread over the seeds; count the outcomes."""
+    rng = random.Random(seed)
+    streams = [(doc, mutants(doc, rng, total)) for doc in seeds()]
+    counts: Counter = Counter()
+    for doc, pointer, mutant in _round_robin(streams, total):
+        verdict = check_bytes(canonical_json(mutant).encode() if isinstance(mutant, dict) else b"null")
+        counts["mutants"] += 1
+        if verdict.code != 0:
+            counts[f"rejected (exit {verdict.code})"] += 1
+            continue
+        judged = oracle(mutant)
+        if judged is True:
+            counts["accepted, true (oracle confirms)"] += 1
+        elif judged is None:
+            counts["accepted, not judged"] += 1
+            counts.setdefault("not judged", []).append((doc["kind"], pointer))  # type: ignore[arg-type]
+        else:
+            counts["FALSE ACCEPT"] += 1
+            counts.setdefault("false accepts", []).append((doc["kind"], pointer))  # type: ignore[arg-type]
+    return counts
+
+
+def _round_robin(streams, total: int):
+    """Interleave the seeds' mutant streams until `total` mutants or all are exhausted."""
+    made, live = 0, list(streams)
+    while live and made < total:
+        for item in list(live):
+            doc, stream = item
+            nxt = next(stream, None)
+            if nxt is None:
+                live.remove(item)
+                continue
+            yield doc, nxt[0], nxt[1]
+            made += 1
+            if made >= total:
+                return

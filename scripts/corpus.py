@@ -1,0 +1,93 @@
+"""Regenerate tests/corpus/: valid, incorrect, malformed and over-limit certificates,
+each described in tests/corpus/MANIFEST.json (attack, expected exit code and pointer).
+
+Run: .venv/bin/python scripts/corpus.py   (deterministic; the test suite checks the files)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+from kernelbounds import constructions, lowerbound, rank, transcript
+from kernelbounds.certificate import canonical_json, write_atomic
+from kernelbounds.codes import paley
+
+ROOT = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+
+
+def main() -> None:
+    tensor = constructions.certificate(constructions.tensor(4, 3))
+    softmax = constructions.certificate(constructions.softmax(3, 3))
+    rank1 = constructions.certificate(constructions.rank1(4, 2))
+    lower = lowerbound.certificate(lowerbound.assemble(paley.paley(23).prefix(10), 3), listed=True)
+    lower_rule = lowerbound.certificate(lowerbound.assemble(paley.paley(11), 4, "position-dependent"))
+    rk = rank.certificate(rank.named_kernel("inner", 6), 6, "inner")
+    tr = transcript.certificate(3, 2)
+    entries: list[tuple[str, str, object, int, str, str]] = []  # (dir, name, doc or bytes, code, pointer, attack)
+
+    def add(folder, name, doc, code, pointer, attack):
+        entries.append((folder, name, doc, code, pointer, attack))
+
+    def edit(doc, fn):
+        doc = copy.deepcopy(doc)
+        fn(doc)
+        return doc
+
+    for name, doc in [("tensor-m4-n3", tensor), ("softmax-m3-n3", softmax), ("rank1-m4-n2", rank1), ("lower-paley10-listed", lower), ("lower-paley11-posdep", lower_rule), ("rank-inner-m6", rk), ("transcript-q3-s2", tr)]:
+        add("correct", name, doc, 0, "", "none: a valid certificate")
+
+    add("incorrect", "lower-bound-one-too-high", edit(lower, lambda d: d["claims"].update(bound=9)), 1, "/claims/bound", "claims r >= 9 where the data prove r >= 8")
+    add("incorrect", "lower-pair-too-close", edit(lower, lambda d: d["code"]["words"].__setitem__(1, d["code"]["words"][0][:-1] + ("1" if d["code"]["words"][0][-1] == "0" else "0"))), 1, "/code/words/1", "word 1 differs from word 0 in one bit: a gap of 1 has no chain")
+    add("incorrect", "lower-chain-gap-1", edit(lower, lambda d: d["schedules"][0].update(levels=[0, 1, 6])), 1, "/schedules/0/levels/1", "a chain step of gap 1 (L1 gives no factor)")
+    add("incorrect", "lower-witness-count", edit(lower, lambda d: d["claims"].update(witness_inputs=189)), 1, "/claims/witness_inputs", "the family size is off by one")
+    add("incorrect", "lower-missing-input", edit(lower, lambda d: (d["witness"]["inputs"].pop(), d["claims"].update(witness_inputs=189))), 1, "/claims/witness_inputs", "one witness input dropped (and the count adjusted)")
+    add("incorrect", "lower-min-product", edit(lower, lambda d: d["claims"].update(min_product=6)), 1, "/claims/min_product", "claims a larger least chain product")
+    negative = {"f0": ["1", "0", "0"], "f1": ["1/5", "4/5", "-1"], "g0": ["1", "1", "0"], "g1": ["1", "0", "0"]}
+    add("incorrect", "u2-negative-factor", edit(tensor, lambda d: d["head"]["kernel"].update(negative) or d["claims"].update(feature_rank=81)), 1, "/head/kernel/f1/2", "a U2 factor with a negative entry (the Gram matrix unchanged) while claiming nonnegative features")
+    add("incorrect", "u3-tampered-exponent", edit(softmax, lambda d: d["head"]["kernel"].update(exp_beta="3")), 1, "/claims/worst_error", "exp(beta) = 3 instead of 5: the worst error changes (and is >= 1/2)")
+    add("incorrect", "u3-tampered-score-matrix", edit(softmax, lambda d: d["head"]["kernel"]["W_Q"][0].__setitem__(1, -1)), 1, "/head/kernel", "one entry of W_Q changed: the head is no longer level-determined")
+    add("incorrect", "u2-worst-error-understated", edit(tensor, lambda d: d["claims"].update(worst_error="1/4")), 1, "/claims/worst_error", "claims worst error 1/4 instead of 2/7")
+    add("incorrect", "u1-at-length-3", edit(rank1, lambda d: d.update(n=3) or d["claims"].update(worst_error="4/3")), 1, "/claims/worst_error", "rank 1 at length 3: the true worst error 4/3 is >= 1/2")
+    add("incorrect", "u2-feature-rank", edit(tensor, lambda d: d["claims"].update(feature_rank=15)), 1, "/claims/feature_rank", "claims 15 features instead of 2^4")
+    add("incorrect", "rank-one-more", edit(rk, lambda d: d["claims"].update(rank=7)), 1, "/claims/rank", "claims rank 7 for the rank-6 inner-product kernel")
+    add("incorrect", "rank-not-prime", edit(rk, lambda d: d["lower"].update(prime=2**31 + 1)), 1, "/lower/prime", "the modulus is not prime")
+    add("incorrect", "rank-singular-minor", edit(rk, lambda d: d["lower"]["rows"].__setitem__(0, "000000")), 1, "/lower", "the minor uses the zero row")
+    add("incorrect", "transcript-bits", edit(tr, lambda d: d["claims"].update(bits=6)), 1, "/claims/bits", "claims 6 bits where ceil(log2 27) = 5")
+    add("incorrect", "transcript-moved-query", edit(tr, lambda d: d["inputs"][4].__setitem__(0, d["inputs"][4][5])), 1, "/inputs/4", "a scored query token changes in one input")
+
+    text = canonical_json(tensor)
+    add("malformed", "truncated", text[: len(text) // 2].encode(), 2, "", "truncated JSON")
+    add("malformed", "wrong-type-m", edit(tensor, lambda d: d.update(m="4")), 2, "/m", "m is a string")
+    add("malformed", "float-rational", edit(tensor, lambda d: d["claims"].update(worst_error=0.2857)), 2, "/claims/worst_error", "a float where a rational string is required")
+    add("malformed", "unknown-version", edit(tensor, lambda d: d.update(version=2)), 2, "/version", "format version 2")
+    add("malformed", "unknown-kind", edit(tensor, lambda d: d.update(kind="upper-bound-ish")), 2, "/kind", "an unknown certificate kind")
+    add("malformed", "missing-field", edit(lower, lambda d: d.pop("schedules")), 2, "/schedules", "a required field is missing")
+    add("malformed", "unknown-field", edit(lower, lambda d: d["claims"].update(bonus=1)), 2, "/claims/bonus", "an unknown field")
+    add("malformed", "bad-token", edit(lower, lambda d: d["code"]["words"].__setitem__(0, "012")), 2, "/code/words/0", "a token with a '2' and the wrong length")
+    add("malformed", "duplicate-key", b'{"format": "kernelbounds-certificate", "version": 1, "version": 1, "kind": "rank"}', 2, "", "a duplicated key")
+    add("malformed", "not-utf8", b"\xff\xfe\x00", 2, "", "not UTF-8")
+    add("limits", "absurd-m", edit(tensor, lambda d: d.update(m=10**9)), 3, "/m", "m = 10^9 is over the limit max_m")
+    add("limits", "absurd-n", edit(lower, lambda d: d.update(n=10**6)), 3, "/n", "n = 10^6 is over the limit max_n")
+    add("limits", "too-many-classes", edit(tensor, lambda d: d.update(m=4000, n=3)), 3, "/m", "C(m+n, n) level classes over max_level_classes")
+    add("limits", "rank-matrix-too-large", edit(rk, lambda d: d.update(m=30)), 3, "/m", "a 2^30 x 2^30 minor")
+
+    if ROOT.exists():
+        shutil.rmtree(ROOT)
+    manifest = {}
+    for folder, name, doc, code, pointer, attack in entries:
+        (ROOT / folder).mkdir(parents=True, exist_ok=True)
+        path = ROOT / folder / f"{name}.json"
+        if isinstance(doc, bytes):
+            path.write_bytes(doc)
+        else:
+            write_atomic(path, canonical_json(doc))
+        manifest[f"{folder}/{name}.json"] = {"attack": attack, "exit": code, "pointer": pointer}
+    write_atomic(ROOT / "MANIFEST.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(manifest)} corpus files to {ROOT}")
+
+
+if __name__ == "__main__":
+    main()
