@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import constructions, lowerbound, rank, transcript
+from . import constructions, lowerbound, rank, transcript, upperbound
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,10 @@ def _rank(name: str, m: int) -> Entry:
     return Entry(f"rank-{name}-m{m:02d}.json", lambda: rank.certificate(rank.named_kernel(name, m), m, name))
 
 
+def _upper(m: int, n: int) -> Entry:
+    return Entry(f"upper-level-m{m:02d}-n{n}.json", lambda: upperbound.certificate(upperbound.search(m, n)))
+
+
 def entries() -> list[Entry]:
     out = [_construction("rank1", m, 2) for m in range(1, 17)]
     for name in ("tensor", "softmax"):
@@ -40,4 +44,5 @@ def entries() -> list[Entry]:
     out.append(_rank("tensor", 12))
     out += [_lower(24, 3, variant) for variant in ("position-dependent", "causal")]
     out += [Entry(f"transcript-q{q}-s{s}.json", lambda q=q, s=s: transcript.certificate(q, s)) for q, s in ((3, 4), (8, 1))]
+    out += [_upper(m, 3) for m in range(4, 17)] + [_upper(m, 4) for m in range(4, 13)]
     return out

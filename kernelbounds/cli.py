@@ -118,7 +118,7 @@ def cmd_witness(args) -> int:
 def cmd_table(args) -> int:
     from . import report
 
-    rows = report.table(args.m, args.n, args.variant)
+    rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m)
     print(report.markdown(rows) if args.format == "markdown" else report.csv(rows), end="")
     if args.plot:
         try:
@@ -167,6 +167,25 @@ def cmd_rank(args) -> int:
         _write(rank.certificate(h, args.m, args.kernel), args.output)
         print(f"  certificate: {args.output}")
     print(formula)
+    return 0
+
+
+def cmd_upper(args) -> int:
+    from . import lowerbound, upperbound
+
+    c = upperbound.search(args.m, args.n)
+    if c is None:
+        print(f"kernelbounds: no level kernel found for m = {args.m}, n = {args.n}", file=sys.stderr)
+        return 1
+    lower = lowerbound.best(args.m, args.n).bound if args.n >= 3 and args.m >= 2 else 1
+    print(f"m = {args.m}, n = {args.n}: {lower} <= r* <= {c.rank}  (2^m = {2**args.m})")
+    print(f"  level kernel: differences g_j != 0 for j in {sorted(c.g)}, rank = sum C(m, j) = {c.rank}, eps = {c.eps}")
+    print(f"  worst error {upperbound.worst_error(c.h, c.m, c.n, c.eps)} (exact, every level class)")
+    sign = "nonnegative" if c.nonnegative_features else "signed (nonnegative features of this rank: open; U2 certifies 2^m)"
+    print(f"  features: {sign}")
+    if args.output:
+        _write(upperbound.certificate(c), args.output)
+        print(f"  certificate: {args.output}")
     return 0
 
 
@@ -283,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", choices=variants, default="position-independent")
     p.add_argument("--format", choices=["markdown", "csv"], default="markdown")
     p.add_argument("--plot", metavar="PNG", help="also plot log2(bound) against m")
+    p.add_argument("--upper-max-m", type=_positive("--upper-max-m", 0, 32), default=0, help="search level-kernel upper bounds up to this m (default 0: 2^m only)")
     p.set_defaults(func=cmd_table)
 
     p = sub.add_parser("rank", help="exact rank of a kernel matrix over all m-bit tokens")
@@ -294,6 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-matrix-m", type=_positive("--max-matrix-m", 1, 14), default=12)
     p.add_argument("-o", "--output", help="write a rank certificate")
     p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("upper", help="a level-kernel construction below 2^m for a fixed length n")
+    p.add_argument("--m", type=_positive("--m", 1, 32), required=True)
+    p.add_argument("--n", type=_positive("--n", 2, 8), required=True)
+    p.add_argument("-o", "--output")
+    p.set_defaults(func=cmd_upper)
 
     p = sub.add_parser("transcript", help="the transcript bound for q independent answers in {0..s}")
     p.add_argument("--q", type=_positive("--q", 1, 32), required=True)

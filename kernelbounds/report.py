@@ -30,7 +30,7 @@ class Row:
     m: int
     n: int
     lower: int
-    upper: int
+    upper: int  # the best certified upper bound: a level kernel where searched, else 2^m
     code: str
     code_size: int
     min_product: int
@@ -60,23 +60,40 @@ def bound_summary(lb: lowerbound.LowerBound) -> dict:
     }
 
 
-def table(ms: range, ns: range, variant: str = "position-independent") -> list[Row]:
+def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
+    from . import upperbound
+
     progress = Progress(len(ms), "table")
+    uppers = _level_uppers([m for m in ms if m <= upper_max_m], ns)
     rows = []
     for m in ms:
         for n in ns:
             lb = lowerbound.best(m, n, variant)
             w = lb.code.weight()
-            rows.append(Row(m, n, lb.bound, 2**m, lb.code.name, lb.code.size, lb.min_product, lb.rank.k, johnson(m, min(lb.gaps), w) if w else None))
+            upper = min(2**m, uppers.get((m, n), 2**m))
+            rows.append(Row(m, n, lb.bound, upper, lb.code.name, lb.code.size, lb.min_product, lb.rank.k, johnson(m, min(lb.gaps), w) if w else None))
         progress.step(f"m={m}")
     return rows
+
+
+def _level_uppers(ms: list[int], ns: range) -> dict[tuple[int, int], int]:
+    """Level-kernel ranks, closed under restriction: r*(m) <= r*(m') for m <= m' (THEORY §2)."""
+    from . import upperbound
+
+    found = {(m, n): upperbound.search(m, n) for m in ms for n in ns}
+    best = {}
+    for (m, n) in found:
+        ranks = [c.rank for c in (upperbound.restrict(found[(m2, n)], m) for m2 in ms if m2 >= m and found[(m2, n)]) if c]
+        if ranks:
+            best[(m, n)] = min(ranks)
+    return best
 
 
 COLUMNS = ("m", "n", "lower", "upper", "code", "code_size", "min_product", "k", "johnson")
 
 
 def markdown(rows: list[Row]) -> str:
-    head = "| m | n | lower | upper (2^m) | code | N | min P | k | Johnson A(m,2g,w) |\n|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+    head = "| m | n | lower | upper | code | N | min P | k | Johnson A(m,2g,w) |\n|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
     return head + "".join(
         f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | {r.johnson if r.johnson is not None else '-'} |\n" for r in rows
     )
@@ -97,10 +114,13 @@ def plot(rows: list[Row], path: str) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ms = sorted({r.m for r in rows})
-    ax.plot(ms, ms, "k--", label="upper bound 2^m (U2)")
+    ax.plot(ms, ms, "k--", label="upper bound 2^m (U2, every n)")
     for n in sorted({r.n for r in rows}):
         pts = sorted((r.m, math.log2(r.lower)) for r in rows if r.n == n)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"certified lower bound, n = {n}")
+        line = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"certified lower bound, n = {n}")[0]
+        ups = sorted((r.m, math.log2(r.upper)) for r in rows if r.n == n and r.upper < 2**r.m)
+        if ups:
+            ax.plot([p[0] for p in ups], [p[1] for p in ups], linestyle=":", marker="x", color=line.get_color(), label=f"level-kernel upper bound, n = {n}")
     ax.set_xlabel("m (token bits)")
     ax.set_ylabel("log2(feature rank)")
     ax.set_title("Feature rank needed by nonnegative kernel attention on Min-IP")

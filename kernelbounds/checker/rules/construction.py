@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb
+from math import comb, lcm
 
 from ..common import Outcome, expect_equal, rat, scale_to_ints
 from ..errors import Invalid
@@ -129,7 +129,53 @@ class SoftmaxBilinear:
         return f"dense softmax with {self.dim}-dimensional scores at exp(beta) = {rat(self.b)}"
 
 
-KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear}
+class LevelExpansion:
+    """h(l) = sum_j g_j C(l, j): features phi_Q(x)_T = g_|T| [T within x], phi_K(z)_T = [T within z]
+    over the sets T with g_|T| != 0 (THEORY §2, last paragraph)."""
+
+    claim_fields = {"worst_error", "feature_rank", "kernel_rank", "nonnegative_features"}
+    EXPLICIT_M = 6
+
+    def __init__(self, node: Node, m: int):
+        node.obj({"type", "differences"})
+        items = node["differences"].list(m + 1, length=m + 1)
+        self.g = [x.rational() for x in items]
+        self.m, self.node = m, node
+        self.h = [sum((gj * comb(l, j) for j, gj in enumerate(self.g)), Fraction(0)) for l in range(m + 1)]
+        for l, v in enumerate(self.h):
+            if v < 0:
+                raise Invalid(node["differences"].pointer, f"h({l}) = {rat(v)} < 0: the kernel takes negative values")
+        d = lcm(*(x.denominator for x in self.g))
+        self.scaled = [int(x * d) for x in self.g]
+        self.subsets = None
+        if m <= self.EXPLICIT_M:  # the explicit feature index set
+            self.subsets = [t for t in range(2**m) if self.scaled[t.bit_count()] != 0]
+
+    def level_weight(self, level: int) -> Fraction:
+        return self.h[level]
+
+    def row(self, q: int) -> list[int]:
+        """[a(q, z) * D]: by explicit features when m <= 6, else by sum_j g_j C(<q,z>, j)."""
+        if self.subsets is not None:
+            phi_q = [self.scaled[t.bit_count()] if t & ~q == 0 else 0 for t in self.subsets]
+            return [sum(a for a, t in zip(phi_q, self.subsets) if t & ~z == 0) for z in range(2**self.m)]
+        per_level = [sum(gj * comb(l, j) for j, gj in enumerate(self.scaled)) for l in range(self.m + 1)]
+        return [per_level[(q & z).bit_count()] for z in range(2**self.m)]
+
+    def check_claims(self, claims: Node, routes: list[str]) -> str:
+        m = self.m
+        support = [j for j, gj in enumerate(self.g) if gj != 0]
+        rank = sum(comb(m, j) for j in support)
+        expect_equal(claims["feature_rank"], claims["feature_rank"].int(0), rank, "the feature rank sum of C(m, j) over g_j != 0")
+        expect_equal(claims["kernel_rank"], claims["kernel_rank"].int(0), rank, "the kernel rank (level-expansion formula)")
+        nonneg = all(self.g[j] > 0 for j in support)
+        expect_equal(claims["nonnegative_features"], claims["nonnegative_features"].bool(), nonneg, "nonnegative_features")
+        how = f"explicit features over {len(self.subsets)} sets T" if self.subsets is not None else "the formula"
+        routes.append(f"ranks: support {support}, rank = {rank} (kernel built from {how})")
+        return f"a level kernel with {rank} {'nonnegative' if nonneg else 'signed'} features"
+
+
+KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear, "level-expansion": LevelExpansion}
 
 
 def _readout(node: Node) -> tuple[Fraction, Fraction, Fraction]:
