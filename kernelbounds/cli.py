@@ -142,6 +142,10 @@ def cmd_rank(args) -> int:
 
     from . import rank
 
+    if args.head:
+        return _rank_of_head(args)
+    if args.kernel is None or args.m is None:
+        raise UserError("give --kernel and --m, or --head FILE")
     try:
         h = rank.named_kernel(args.kernel, args.m, n=args.n, c=args.c, h=args.h)
         formula = rank.formula_rank(h, args.m)
@@ -266,6 +270,26 @@ def cmd_transcript(args) -> int:
     return 0
 
 
+def _rank_of_head(args) -> int:
+    from . import rank
+    from .heads import HeadError, load
+
+    try:
+        head = load(_read(args.head))
+    except HeadError as exc:
+        raise UserError(f"{args.head}: {exc}") from None
+    if len(head.phi_q) > 4096:
+        raise UserError("heads with more than 4096 tokens are over the limit")
+    tokens, rows = rank.head_rows(head)
+    exact = rank.flint_rank(rows)
+    print(f"head {args.head}: feature dimension {head.rank}, kernel over its {len(tokens)} tokens has exact rank {exact} (FLINT)")
+    if args.output:
+        _write(rank.head_certificate(head), args.output)
+        print(f"  certificate: {args.output}")
+    print(exact)
+    return 0
+
+
 def _limits(items: list[str]):
     from .checker import Limits
 
@@ -366,8 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_table)
 
     p = sub.add_parser("rank", help="exact rank of a kernel matrix over all m-bit tokens")
-    p.add_argument("--kernel", choices=["tensor", "softmax", "level", "inner", "disjoint"], required=True)
-    p.add_argument("--m", type=_positive("--m", 1, 4096), required=True)
+    p.add_argument("--kernel", choices=["tensor", "softmax", "level", "inner", "disjoint"])
+    p.add_argument("--head", help="a head file (docs/head-format-v1.md): the rank of its kernel over its tokens")
+    p.add_argument("--m", type=_positive("--m", 1, 4096))
     p.add_argument("--n", type=_positive("--n", 1, 64), default=3, help="length for tensor/softmax (c = 1/(2n-1))")
     p.add_argument("--c", type=lambda t: _rationals(t)[0], help="tensor kernel base c (default 1/(2n-1))")
     p.add_argument("--h", type=_rationals, help="level kernel h(0),...,h(m) as rationals")

@@ -148,3 +148,41 @@ def certificate(h: Sequence[Fraction], m: int, name: str = "level") -> dict:
         lower={"prime": p, "rows": pick_rows, "cols": pick_cols},
     )
     return doc
+
+
+def head_rows(head) -> tuple[list[int], list[list[int]]]:
+    """(tokens, integer-scaled matrix [a(x, z)]) over the tokens of a table head."""
+    tokens = sorted(head.phi_q)
+    rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0)) for z in tokens] for x in tokens]
+    d = lcm(*(v.denominator for r in rows for v in r)) if rows else 1
+    return tokens, [[int(v * d) for v in r] for r in rows]
+
+
+def head_certificate(head) -> dict:
+    """A rank certificate for a table head's kernel over its tokens (kernel type features)."""
+    from .bits import to_str
+    from .certificate import header, rational
+
+    tokens, rows = head_rows(head)
+    exact = flint_rank(rows)
+    for p in PRIMES:
+        r_idx, c_idx = pivots_mod_p(rows, p)
+        if len(r_idx) == exact:
+            break
+    else:
+        raise RuntimeError("no listed prime preserves the rank")
+    m = head.m
+    doc = header("rank")
+    doc.update(
+        m=m,
+        kernel={
+            "type": "features",
+            "tokens": [to_str(x, m) for x in tokens],
+            "phi_q": [[rational(v) for v in head.phi_q[x]] for x in tokens],
+            "phi_k": [[rational(v) for v in head.phi_k[x]] for x in tokens],
+        },
+        claims={"rank": exact},
+        upper={"rule": "exact"},
+        lower={"prime": p, "rows": [to_str(tokens[i], m) for i in r_idx], "cols": [to_str(tokens[i], m) for i in c_idx]},
+    )
+    return doc

@@ -89,18 +89,26 @@ def _level_uppers(ms: list[int], ns: range) -> dict[tuple[int, int], int]:
     return best
 
 
-COLUMNS = ("m", "n", "lower", "upper", "code", "code_size", "min_product", "k", "johnson")
+COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "code", "code_size", "min_product", "k", "johnson")
 
 
 def markdown(rows: list[Row]) -> str:
-    head = "| m | n | lower | upper | code | N | min P | k | Johnson A(m,2g,w) |\n|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+    head = (
+        "| m | n | lower | upper | upper, nonnegative features | code | N | min P | k | Johnson A(m,2g,w) |\n"
+        "|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+    )
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | {r.johnson if r.johnson is not None else '-'} |\n" for r in rows
+        f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {2**r.m} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | "
+        f"{r.johnson if r.johnson is not None else '-'} |\n"
+        for r in rows
     )
 
 
 def csv(rows: list[Row]) -> str:
-    return ",".join(COLUMNS) + "\n" + "".join(",".join(str(getattr(r, c)) for c in COLUMNS) + "\n" for r in rows)
+    def cell(r: Row, c: str) -> str:
+        return str(2**r.m) if c == "upper_nonnegative" else str(getattr(r, c))
+
+    return ",".join(COLUMNS) + "\n" + "".join(",".join(cell(r, c) for c in COLUMNS) + "\n" for r in rows)
 
 
 def plot(rows: list[Row], path: str) -> None:

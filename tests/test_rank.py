@@ -91,3 +91,31 @@ def test_a_singular_minor_is_rejected():
     doc["lower"]["rows"][0] = "00000"  # the zero token's row is zero
     v = verdict(doc)
     assert v.code == 1 and "minor" in v.reason
+
+
+def test_rank_of_a_head_file_and_its_certificate(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from kernelbounds.heads import TableHead
+    from kernelbounds.rank import head_certificate
+
+    head = TableHead(3, {}, {}, {}, {})
+    for x in range(8):  # a(x, z) = <x, z> + 1: rank 4 (features (1, x_0, x_1, x_2))
+        feats = (Fraction(1),) + tuple(Fraction((x >> i) & 1) for i in range(3))
+        head.phi_q[x] = head.phi_k[x] = feats
+        head.value[x] = (Fraction(0),)
+        head.readout[x] = ((Fraction(1),), Fraction(0))
+    doc = head_certificate(head)
+    assert doc["claims"]["rank"] == 4 and verdict(doc).code == 0
+    bad = copy.deepcopy(doc)
+    bad["kernel"]["phi_q"] = [["0"] + row[1:] for row in bad["kernel"]["phi_q"]]  # now <x, z>: rank 3
+    assert verdict(bad).code == 1
+    bad = copy.deepcopy(doc)
+    bad["kernel"]["phi_q"][3][0] = "2"  # still rank 4: a true statement, accepted
+    assert verdict(bad).code == 0
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(head.to_json()))
+    r = subprocess.run([sys.executable, "-m", "kernelbounds", "rank", "--head", str(path), "-o", str(tmp_path / "c.json")], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip().endswith("4")
