@@ -80,13 +80,13 @@ def _span(name: str, lo: int, hi: int):
 
 
 def cmd_bound(args) -> int:
-    from .lowerbound import best, certificate
+    from .lowerbound import any_certificate, best
     from .report import bound_summary
 
     lb = best(args.m, args.n, args.variant)
     summary = bound_summary(lb)
     if args.output:
-        _write(certificate(lb), args.output)
+        _write(any_certificate(lb), args.output)
     if args.json:
         import json
 
@@ -94,7 +94,8 @@ def cmd_bound(args) -> int:
     else:
         s = summary
         print(f"m = {s['m']}, n = {s['n']} ({s['variant']}): {s['lower']} <= r* <= {s['upper']} (= 2^{s['m']})")
-        print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}, gaps {s['gaps']}")
+        gaps = "" if s["gaps"] is None else f", gaps {s['gaps']}"
+        print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}{gaps}; {s['form']} form")
         if s["johnson_bound"] is not None:
             print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {s['johnson_bound']}")
         print(f"  least chain product R = {s['R']}, Hadamard power k = {s['k']}, witness family {s['witness_inputs']} inputs")

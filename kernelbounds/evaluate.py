@@ -105,6 +105,8 @@ def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int, dict | 
     from .lowerbound import LowerBound, witness_family
     from .rankbound import RankBound
 
+    if doc.get("kind") == "lower-bound" and "linear" in doc.get("code", {}):
+        raise ValueError("linear-code families are too large to list; use a certificate with listed words")
     if doc.get("kind") == "lower-bound":
         scored = -1 if doc["variant"] == "causal" else 0
         if "inputs" in doc.get("witness", {}):

@@ -173,8 +173,39 @@ def _construction_by_classes(doc) -> bool | None:
     )
 
 
+def _lower_linear(doc) -> bool | None:
+    from .amplification import chain_product
+    from .codes.linear import LinearCode
+    from .lowerbound import LinearLowerBound, linear_witness_count
+    from .rankbound import RankBound, least_rank, threshold
+
+    m, n = doc["m"], doc["n"]
+    lin = doc["code"]["linear"]
+    code = LinearCode("mutant", m, tuple(from_str(r) for r in lin["generator"]))
+    if not code.dimension_ok or len(doc["schedules"]) != 1:
+        return False
+    w, size, d = lin["weight"], code.count_of_weight(lin["weight"]), code.min_distance
+    levels = tuple(doc["schedules"][0]["levels"])
+    g = doc["schedules"][0]["gap"]
+    if size < 2 or levels[0] != 0 or levels[-1] != g or g > (d + 1) // 2:
+        return False
+    try:
+        p = chain_product(n, levels)
+    except ValueError:
+        return False
+    k = doc["claims"]["k"]
+    bound = least_rank(k, threshold(size, {p: size * (size - 1)}, k))
+    lb = LinearLowerBound(m, n, doc["variant"], code, w, size, d, levels, p, RankBound(bound, k))
+    claims = doc["claims"]
+    return (claims["bound"], claims["min_product"], claims["code_size"], claims["min_distance"], claims["witness_inputs"]) == (
+        bound, p, size, d, linear_witness_count(lb))
+
+
 def _lower(doc) -> bool | None:
     from .amplification import chain_product
+
+    if "linear" in doc["code"]:
+        return _lower_linear(doc)
     from .codes import Code
     from .lowerbound import LowerBound, witness_count, witness_family
     from .rankbound import RankBound, least_rank, threshold
@@ -248,6 +279,10 @@ def seeds() -> list[dict]:
     out += [transcript.certificate(2, 2), transcript.certificate(3, 1)]
     out.append(constructions.certificate(constructions.CONSTRUCTIONS["softmax"](2, 4)))
     out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(7), 3), listed=True))
+    from .codes.linear import reed_muller
+
+    out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(2, 4), 8, 4)))
+    out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
     return out
 
 

@@ -67,10 +67,19 @@ def assemble(code: Code, n: int, variant: str = "position-independent") -> Lower
     return LowerBound(code.m, n, variant, code, gaps, schedules, dict(products), best_rank_bound(code.size, products))
 
 
-def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBound:
-    """The largest bound over the candidate codes; ties prefer fewer words."""
+def best_pairwise(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBound:
+    """The largest per-entry bound over the listed-word candidate codes; ties prefer fewer words."""
     results = [assemble(code, n, variant) for code in candidates(m, thorough=thorough)]
     return max(results, key=lambda lb: (lb.bound, -lb.code.size))
+
+
+def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBound | LinearLowerBound:
+    """The largest bound over listed-word codes (per-entry form) and over the weight
+    classes of linear codes (uniform form, no pairwise pass); ties prefer listed words."""
+    pairwise = best_pairwise(m, n, variant, thorough)
+    linear = [lb for lb in (assemble_linear(c, w, n, variant) for c, w in linear_candidates(m)) if lb is not None]
+    top = max(linear, key=lambda lb: (lb.bound, -lb.size), default=None)
+    return top if top is not None and top.bound > pairwise.bound else pairwise
 
 
 def witness_rows(lb: LowerBound) -> Iterator[tuple[int, set[int], set[tuple[int, int]]]]:
@@ -181,3 +190,109 @@ def smallest_witness(m: int, n: int, target: int, variant: str = "position-indep
         lb = assemble(code.prefix(lo), n, variant)
         found.append((witness_count(lb), lb))
     return min(found, key=lambda t: (t[0], t[1].code.name))[1] if found else None
+
+
+# ------------------------------------------------- linear codes: no pairwise pass (uniform form)
+
+
+@dataclass(frozen=True)
+class LinearLowerBound:
+    """The uniform-form bound for the N words of weight w in a linear code (THEORY L3, L4):
+    every gap is >= g = ceil(d_min/2); each pair's chain follows the schedule for g, its
+    last link stretched to the pair's own gap, so P_ij >= P(g) = min_product."""
+
+    m: int
+    n: int
+    variant: str
+    code: object  # codes.linear.LinearCode
+    weight: int
+    size: int
+    min_distance: int
+    levels: tuple[int, ...]
+    min_product: int
+    rank: RankBound
+
+    @property
+    def bound(self) -> int:
+        return self.rank.bound
+
+    @property
+    def gap(self) -> int:
+        return self.levels[-1]
+
+
+def assemble_linear(code, weight: int, n: int, variant: str = "position-independent") -> LinearLowerBound | None:
+    size = code.count_of_weight(weight)
+    if size < 2:
+        return None
+    g = (code.min_distance + 1) // 2
+    if g < 2:
+        return None
+    value, parts = best_schedule(n, g)
+    rank = best_rank_bound(size, {value: size * (size - 1)})
+    return LinearLowerBound(code.m, n, variant, code, weight, size, code.min_distance, chain_levels(parts), value, rank)
+
+
+def linear_witness_count(lb: LinearLowerBound) -> int:
+    """Per row: N keys + (k-1) intermediates (weights < g <= w: never code words), and
+    (k-1) prefix links + (N-1) final links, each with its placements."""
+    links = len(lb.levels) - 1
+    per_row = lb.size + (links - 1) + placements(lb.variant, lb.n) * ((links - 1) + lb.size - 1)
+    return lb.size * per_row
+
+
+def linear_certificate(lb: LinearLowerBound) -> dict:
+    doc = header("lower-bound")
+    doc.update(
+        m=lb.m,
+        n=lb.n,
+        variant=lb.variant,
+        code={"name": lb.code.name, "linear": {"generator": [to_str(r, lb.m) for r in lb.code.rows], "weight": lb.weight}},
+        queries="complement",
+        schedules=[{"gap": lb.gap, "levels": list(lb.levels)}],
+        witness={"rule": "chains-prefix-v1"},
+        claims={
+            "bound": lb.bound,
+            "k": lb.rank.k,
+            "min_product": lb.min_product,
+            "witness_inputs": linear_witness_count(lb),
+            "code_size": lb.size,
+            "min_distance": lb.min_distance,
+        },
+    )
+    return doc
+
+
+def linear_candidates(m: int):
+    """(code, weight) pairs from Golay and Reed-Muller codes that fit in m bits."""
+    from .codes.linear import golay_linear, reed_muller, shortened
+
+    codes = []
+    if m >= 24:
+        codes.append(golay_linear().padded(m))
+    for r, mu in ((1, 4), (2, 4), (1, 5), (2, 5), (1, 6), (2, 6)):
+        if 2**mu <= m:
+            codes.append(reed_muller(r, mu).padded(m))
+        elif 2 ** (mu - 1) < m:  # m between 2^(mu-1) and 2^mu: the shortened code
+            codes.append(shortened(reed_muller(r, mu), m))
+    out = []
+    for code in codes:
+        for w in sorted({int(x) for x in set(code.weights.tolist())} - {0}):
+            if 2 * w <= code.m + 1 and code.count_of_weight(w) >= 2:
+                out.append((code, w))
+    return out
+
+
+def any_certificate(lb) -> dict:
+    return linear_certificate(lb) if isinstance(lb, LinearLowerBound) else certificate(lb)
+
+
+def any_witness_count(lb) -> int:
+    return linear_witness_count(lb) if isinstance(lb, LinearLowerBound) else witness_count(lb)
+
+
+def describe(lb) -> dict:
+    """Code name, size, weight, least gap and gap histogram (None for linear codes)."""
+    if isinstance(lb, LinearLowerBound):
+        return {"code": f"{lb.code.name} weight {lb.weight}", "size": lb.size, "weight": lb.weight, "min_gap": (lb.min_distance + 1) // 2, "gaps": None}
+    return {"code": lb.code.name, "size": lb.code.size, "weight": lb.code.weight(), "min_gap": min(lb.gaps), "gaps": lb.gaps}

@@ -38,25 +38,26 @@ class Row:
     johnson: int | None
 
 
-def bound_summary(lb: lowerbound.LowerBound) -> dict:
+def bound_summary(lb) -> dict:
     """The JSON report of `kernelbounds bound`."""
-    w = lb.code.weight()
-    g = min(lb.gaps)
+    info = lowerbound.describe(lb)
+    w, g = info["weight"], info["min_gap"]
     return {
         "m": lb.m,
         "n": lb.n,
         "variant": lb.variant,
         "lower": lb.bound,
         "upper": 2**lb.m,
-        "code": lb.code.name,
-        "code_size": lb.code.size,
+        "code": info["code"],
+        "code_size": info["size"],
         "code_weight": w,
         "min_gap": g,
-        "gaps": {str(k): v for k, v in sorted(lb.gaps.items())},
+        "gaps": None if info["gaps"] is None else {str(k): v for k, v in sorted(info["gaps"].items())},
+        "form": "uniform (linear code, no pairwise pass)" if info["gaps"] is None else "per-entry",
         "johnson_bound": johnson(lb.m, g, w) if w is not None else None,
         "R": lb.min_product,
         "k": lb.rank.k,
-        "witness_inputs": lowerbound.witness_count(lb),
+        "witness_inputs": lowerbound.any_witness_count(lb),
     }
 
 
@@ -69,9 +70,10 @@ def table(ms: range, ns: range, variant: str = "position-independent", upper_max
     for m in ms:
         for n in ns:
             lb = lowerbound.best(m, n, variant)
-            w = lb.code.weight()
+            info = lowerbound.describe(lb)
+            w = info["weight"]
             upper = min(2**m, uppers.get((m, n), 2**m))
-            rows.append(Row(m, n, lb.bound, upper, lb.code.name, lb.code.size, lb.min_product, lb.rank.k, johnson(m, min(lb.gaps), w) if w else None))
+            rows.append(Row(m, n, lb.bound, upper, info["code"], info["size"], lb.min_product, lb.rank.k, johnson(m, info["min_gap"], w) if w else None))
         progress.step(f"m={m}")
     return rows
 

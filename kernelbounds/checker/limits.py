@@ -21,6 +21,7 @@ class Limits:
     max_code_words: int = 20_000
     max_pairs: int = 40_000_000
     max_transcript_work: int = 50_000_000
+    max_linear_dim: int = 22  # linear-code certificates enumerate 2^k codewords
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

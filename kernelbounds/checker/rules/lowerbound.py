@@ -142,6 +142,10 @@ def check(doc: Node, limits: Limits) -> Outcome:
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
     doc["queries"].str(("complement",))
+    if doc["code"].has("linear"):
+        from .linear import check_linear
+
+        return check_linear(doc, m, n, variant, limits)
     words = read_code(doc, m, limits)
     big_n = len(words)
     require(big_n * big_n <= limits.max_pairs, "/code/words", "the number of ordered pairs N^2", big_n * big_n, limits.max_pairs)
