@@ -112,7 +112,7 @@ def witness_count(lb: LowerBound) -> int:
     for i, c_i in enumerate(words):
         q = comp(c_i, m)
         gaps_row = weights - inter[i]
-        used = sorted(set(gaps_row.tolist()) - {int(gaps_row[i])}) if len(words) > 1 else []
+        used = sorted(set(np.delete(gaps_row, i).tolist()))  # the gaps of row i's pairs (j != i)
         tokens, prefix_links, prev = {}, set(), {}
         for g in used:
             chain = [c_i] + [tokens.setdefault(l, low_bits(q, l)) for l in lb.schedules[g][1:-1]]

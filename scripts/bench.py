@@ -43,6 +43,24 @@ def check_lower_m24():
     return f"code {v.code}: {v.summary[:60]}..."
 
 
+def check_linear_m64():
+    from kernelbounds.checker import check_file
+
+    path = Path(__file__).resolve().parents[1] / "certificates" / "lower-position-independent-m64-n8.json"
+    v = check_file(str(path))
+    return f"code {v.code}: r >= {v.summary.split('r >= ')[1].split(' ')[0]} from 2^22 codewords, no pairwise pass"
+
+
+def upper_m(m):
+    def run():
+        from kernelbounds.upperbound import search
+
+        c = search(m, 3)
+        return f"rank {c.rank} < 2^{m} = {2**m}"
+
+    return run
+
+
 def bound_m24():
     out = subprocess.run([sys.executable, "-m", "kernelbounds", "bound", "--m", "24", "--n", "3", "--json"], capture_output=True, text=True, check=True)
     return out.stdout.strip()[:70] + "..."
@@ -109,6 +127,9 @@ BENCHES = [
     ("kernelbounds bound --m 24 --n 3 --json", "seconds", bound_m24),
     ("check lower bound m = 24, n = 3 (2576 words)", "seconds", check_lower_m24),
     ("kernelbounds table --m 4..64 --n 3..8", "< 60 s", table_cmd),
+    ("check linear-code lower bound m = 64, n = 8 (RM(2,6))", "seconds", check_linear_m64),
+    ("upper: level-kernel search m = 16, n = 3", "seconds", upper_m(16)),
+    ("upper: level-kernel search m = 24, n = 3", "-", upper_m(24)),
     ("rank: tensor kernel m = 12 (build + FLINT)", "finishes", rank_tool_m12),
     ("rank: building the fmpz_mat alone (m = 12)", "-", prebuild),
     ("rank: bare FLINT on the prebuilt matrix (m = 12)", "-", bare_flint_m12),

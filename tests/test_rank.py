@@ -119,3 +119,17 @@ def test_rank_of_a_head_file_and_its_certificate(tmp_path):
     path.write_text(json.dumps(head.to_json()))
     r = subprocess.run([sys.executable, "-m", "kernelbounds", "rank", "--head", str(path), "-o", str(tmp_path / "c.json")], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip().endswith("4")
+
+
+def test_feature_kernel_work_is_bounded_before_it_starts():
+    from kernelbounds.checker import Limits
+    from kernelbounds.heads import TableHead
+    from kernelbounds.rank import head_certificate
+
+    head = TableHead(4, {}, {}, {}, {})
+    for x in range(16):
+        head.phi_q[x] = head.phi_k[x] = tuple(Fraction((x >> i) & 1) for i in range(4))
+        head.value[x], head.readout[x] = (Fraction(0),), ((Fraction(1),), Fraction(0))
+    doc = head_certificate(head)
+    v = check_bytes(canonical_json(doc).encode(), limits=Limits(max_feature_work=100))
+    assert v.code == 3 and v.pointer == "/kernel"

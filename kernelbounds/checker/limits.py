@@ -22,6 +22,7 @@ class Limits:
     max_pairs: int = 40_000_000
     max_transcript_work: int = 50_000_000
     max_linear_dim: int = 22  # linear-code certificates enumerate 2^k codewords
+    max_feature_work: int = 50_000_000  # rank certificates of feature kernels: tokens^2 x dimension
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

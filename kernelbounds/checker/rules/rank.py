@@ -86,7 +86,11 @@ class FeatureKernel:
         self.tokens = [t.token(m) for t in tok_nodes]
         if len(set(self.tokens)) != len(self.tokens):
             raise Invalid(node["tokens"].pointer, "tokens repeat")
-        fq = [[x.rational() for x in r.list(4096)] for r in node["phi_q"].list(len(self.tokens), length=len(self.tokens))]
+        dim_items = node["phi_q"].list(len(self.tokens), length=len(self.tokens))
+        dim = len(dim_items[0].value) if dim_items and isinstance(dim_items[0].value, list) else 0
+        work = len(self.tokens) ** 2 * max(dim, 1)
+        require(work <= limits.max_feature_work, node.pointer, "multiplications for the feature kernel (tokens^2 x dimension)", work, limits.max_feature_work)
+        fq = [[x.rational() for x in r.list(4096)] for r in dim_items]
         fk = [[x.rational() for x in r.list(4096)] for r in node["phi_k"].list(len(self.tokens), length=len(self.tokens))]
         self.dim = len(fq[0]) if fq else 0
         for key, rows in (("phi_q", fq), ("phi_k", fk)):
