@@ -444,6 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kernelbounds: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # an internal error: one line, exit 4
         print(f"kernelbounds: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         if os.environ.get("KERNELBOUNDS_DEBUG"):
