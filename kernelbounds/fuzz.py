@@ -80,21 +80,16 @@ def mutants(doc: dict, rng: random.Random, limit: int) -> Iterator[tuple[str, di
     sites = [(p, v) for p, v in leaves(doc) if p and p[0] not in ("format", "construction")]
     rng.shuffle(sites)
     seen = {canonical_json(doc)}
-    while len(seen) <= limit:
-        fresh = 0
-        for path, value in sites:
-            for new in mutations(value, rng):
-                mutant = _set(doc, path, new)
-                key = canonical_json(mutant) if isinstance(mutant, dict) else repr(mutant)
-                if key in seen:
-                    continue
-                seen.add(key)
-                fresh += 1
-                yield "/" + "/".join(map(str, path)), mutant
-                if len(seen) > limit:
-                    return
-        if not fresh:
-            return
+    for path, value in sites:  # one pass: each field's replacements are fixed, so a second pass adds nothing
+        for new in mutations(value, rng):
+            mutant = _set(doc, path, new)
+            key = canonical_json(mutant) if isinstance(mutant, dict) else repr(mutant)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield "/" + "/".join(map(str, path)), mutant
+            if len(seen) > limit:
+                return
 
 
 # ----------------------------------------------------------------- oracles
