@@ -62,7 +62,6 @@ def bound_summary(lb) -> dict:
 
 
 def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
-    from . import upperbound
 
     progress = Progress(len(ms), "table")
     uppers = _level_uppers([m for m in ms if m <= upper_max_m], ns)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -83,7 +82,6 @@ _PREBUILT = {}
 
 
 def bare_flint_m12():
-    import flint
 
     mat = _PREBUILT["m12"]
     t0 = time.perf_counter()

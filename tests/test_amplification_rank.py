@@ -1,7 +1,6 @@
 """L2 (R_n, chain schedules) and L3 (the approximate-identity rank bound)."""
 
 from fractions import Fraction
-from itertools import product as iproduct
 from math import comb, prod
 
 import flint

@@ -2,7 +2,6 @@
 
 import ast
 import copy
-import json
 from fractions import Fraction
 from pathlib import Path
 

@@ -1,14 +1,11 @@
 """L4 assembly, witness families and the lower-bound checker rule."""
 
 import copy
-import json
-from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.bits import to_str
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
 from kernelbounds.codes import Code, golay, paley
@@ -155,7 +152,7 @@ def test_malformed_and_limits():
 # ----------------------------------------------------------------- linear codes
 
 
-from kernelbounds.codes.linear import LinearCode, golay_linear, reed_muller  # noqa: E402
+from kernelbounds.codes.linear import golay_linear, reed_muller  # noqa: E402
 from kernelbounds.lowerbound import assemble_linear, linear_certificate, linear_witness_count  # noqa: E402
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
-from kernelbounds.codes import Code, paley
+from kernelbounds.codes import paley
 from kernelbounds.lowerbound import assemble, certificate, witness_count, witness_family
 from kernelbounds.model import min_ip_target
 from kernelbounds.transcript import answers, binary_bits, certificate as transcript_certificate, fooling_family, verify

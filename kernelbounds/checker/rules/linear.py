@@ -19,7 +19,7 @@ from fractions import Fraction
 from ..common import Outcome, expect_equal, rat
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, require
+from ..limits import Limits
 from .lowerbound import SCOPE, least_rank, read_schedules
 
 

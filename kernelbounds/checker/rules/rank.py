@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb, lcm
 
-from ..common import Outcome, expect_equal, rat
+from ..common import Outcome, expect_equal
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
