@@ -169,8 +169,11 @@ def cmd_rank(args) -> int:
     if args.output:
         if args.m > 12:
             raise UserError("rank certificates are written for m <= 12 (the checker builds the minor)")
-        _write(rank.certificate(h, args.m, args.kernel), args.output)
-        print(f"  certificate: {args.output}")
+        doc = rank.certificate(h, args.m, args.kernel)
+        _write(doc, args.output)
+        rows = doc["lower"]["rows"]
+        size = 2**args.m if rows == "all" else len(rows)
+        print(f"  certificate: {args.output} (lower side: a {size} x {size} minor nonsingular modulo the prime {doc['lower']['prime']}; upper side: the level expansion)")
     print(formula)
     return 0
 
