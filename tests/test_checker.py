@@ -134,12 +134,16 @@ def test_a_true_but_different_claim_is_accepted_only_with_the_right_numbers():
 
 
 def test_negative_features_rejected_when_claimed_nonnegative():
+    """A third feature coordinate with f(1)_3 = -1 and g(0)_3 = g(1)_3 = 0 keeps every
+    <f(a), g(b)> (so the kernel, errors and ranks are unchanged) but makes a feature negative:
+    the claim nonnegative_features = true is then false and rejected at that entry, while the
+    same head claiming signed features is a true certificate."""
     doc = certificate(CONSTRUCTIONS["tensor"](3, 3))
-    # f(1) = (c + 1, -1) keeps <f(1), g(b)> but has a negative entry.
-    doc = _set(doc, "/head/kernel/f1", ["6/5", "-1"])
-    doc = _set(doc, "/head/kernel/g0", ["1", "1"])
+    doc = _set(doc, "/head/kernel", {"type": "tensor-power", "f0": ["1", "0", "0"], "f1": ["1/5", "4/5", "-1"], "g0": ["1", "1", "0"], "g1": ["1", "0", "0"]})
+    doc = _set(doc, "/claims/feature_rank", 27)
     v = verdict(doc)
-    assert v.code == 1
+    assert v.code == 1 and v.pointer == "/head/kernel/f1/2", v.render()
+    assert verdict(_set(doc, "/claims/nonnegative_features", False)).code == 0
 
 
 @pytest.mark.parametrize(
