@@ -104,3 +104,13 @@ def test_rank_bound_is_attained_by_the_identity():
     """M = I (all off-diagonal 0 < 1/P for any P) has rank N; large P gives bound N."""
     for size in (2, 5, 9):
         assert best_rank_bound(size, {10**6: size * (size - 1)}).bound == size
+
+
+@given(st.integers(1, 8), st.fractions(0, 10**7, max_denominator=1000))
+def test_checker_and_generator_least_rank_agree(k, x):
+    """The checker's own least_rank (independent code) gives the same least r."""
+    from kernelbounds.checker.rules.lowerbound import least_rank as checker_least_rank
+
+    r = checker_least_rank(k, x)
+    assert r == least_rank(k, x)
+    assert comb(r + k - 1, k) > x and (r == 1 or comb(r + k - 2, k) <= x)

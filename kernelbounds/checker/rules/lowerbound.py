@@ -79,10 +79,18 @@ def read_schedules(doc: Node, n: int, m: int) -> dict[int, tuple[tuple[int, ...]
 
 
 def least_rank(k: int, x: Fraction) -> int:
-    r = 1
-    while comb(r + k - 1, k) <= x:
-        r += 1
-    return r
+    """The least r >= 1 with C(r+k-1, k) > x (C is increasing in r: doubling, then bisection)."""
+    hi = 1
+    while comb(hi + k - 1, k) <= x:
+        hi *= 2
+    lo = hi // 2 + 1 if hi > 1 else 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if comb(mid + k - 1, k) > x:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 class Family:
