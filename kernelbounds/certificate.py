@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 FORMAT = "kernelbounds-certificate"
-VERSION = 1
+VERSION = 1  # files that use a kind or field of format v2 pass version=2 to header()
 
 
 def rational(x: Fraction | int) -> str:
@@ -18,8 +18,9 @@ def rational(x: Fraction | int) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def header(kind: str) -> dict:
-    return {"format": FORMAT, "version": VERSION, "kind": kind}
+def header(kind: str, version: int = VERSION) -> dict:
+    """The common header; version 2 only for files that use a v2 kind or field."""
+    return {"format": FORMAT, "version": version, "kind": kind}
 
 
 def canonical_json(doc: dict) -> str:

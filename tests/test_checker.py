@@ -151,7 +151,7 @@ def test_negative_features_rejected_when_claimed_nonnegative():
     [
         (b'{"format": "kernelbounds-certificate", "vers', 2, ""),
         (b"[1, 2]", 2, ""),
-        (b'{"format": "kernelbounds-certificate", "version": 2, "kind": "construction"}', 2, "/version"),
+        (b'{"format": "kernelbounds-certificate", "version": 3, "kind": "construction"}', 2, "/version"),
         (b'{"format": "other", "version": 1, "kind": "construction"}', 2, "/format"),
         (b'{"format": "kernelbounds-certificate", "version": 1, "kind": "magic"}', 2, "/kind"),
         (b'{"format": "kernelbounds-certificate", "format": "x", "version": 1}', 2, ""),

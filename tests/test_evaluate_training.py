@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernelbounds import training
+from kernelbounds.lab import training
 from kernelbounds.constructions import tensor
 from kernelbounds.evaluate import evaluate, family_from_document, l1_violations
 from kernelbounds.heads import HeadError, TableHead, load
@@ -94,7 +94,7 @@ def test_training_gradients_match_finite_differences():
 def test_small_training_run_shows_the_transition():
     """Below the certified bound every trained head fails (the theorem); at r = 16 the
     seeded run solves the family, and the exact evaluation confirms both."""
-    from kernelbounds.experiments import run_kernel, witness_inputs
+    from kernelbounds.lab.experiments import run_kernel, witness_inputs
 
     family, bound = witness_inputs()
     d = training.make_data(family, 24)

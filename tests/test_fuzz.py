@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
-from kernelbounds.fuzz import campaign, mutants, oracle, seeds
+from kernelbounds.lab.fuzz import campaign, mutants, oracle, seeds
 
 SEEDS = seeds()
 

@@ -56,6 +56,8 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
         if kind not in REGISTRY:
             raise Malformed("/kind", f"unknown certificate kind {kind!r}; known: {', '.join(sorted(REGISTRY))}")
         outcome = REGISTRY[kind](doc, limits)
+        if doc["version"].int() != outcome.version:
+            raise Malformed("/version", f"declares version {doc['version'].int()}, but the least version that has every kind and field used is {outcome.version}")
     except Rejection as rej:
         return Verdict(path, rej.code, kind, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start)
     except MemoryError:

@@ -108,3 +108,23 @@ def rational(value) -> Fraction:
     if z3.is_rational_value(value):
         return Fraction(value.numerator_as_long(), value.denominator_as_long())
     return Fraction(value.approx(40).as_fraction())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m kernelbounds.lab.smt``: prove L1 for n = 3..6, d = 1..8 (z3); exit 1 if any is not unsat."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.smt", description=main.__doc__)
+    ap.add_argument("--positional", action="store_true", help="the position-dependent form (L5)")
+    args = ap.parse_args(argv)
+    bad = 0
+    for n in range(3, 7):
+        for d in range(1, 9):
+            verdict = prove_l1(n, d, positional=args.positional)
+            bad += verdict != "unsat"
+            print(f"L1 n = {n}, d = {d}: {verdict}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .heads import TableHead
+from ..heads import TableHead
 
 
 @dataclass

@@ -3,7 +3,7 @@ m = 24 witness family and on growing train/test pools, then evaluate every train
 kernel head exactly.  A head below the certified bound that solves the family would
 falsify the theory: the run then stops loudly and keeps the head as a file.
 
-Run: scripts/experiments (full) or python -m kernelbounds.experiments --quick.
+Run: scripts/experiments (full) or python -m kernelbounds.lab.experiments --quick.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from . import training
-from .bits import comp
-from .constructions import softmax as u3
-from .evaluate import evaluate
+from ..bits import comp
+from ..constructions import softmax as u3
+from ..evaluate import evaluate
 
 HALF = Fraction(1, 2)
 
@@ -76,7 +76,7 @@ def u3_exact(name: str, m: int, n: int, inputs) -> Result:
 
 
 def witness_inputs():
-    from .lowerbound import smallest_witness, witness_family
+    from ..lowerbound import smallest_witness, witness_family
 
     lb = smallest_witness(24, 3, 8)
     return witness_family(lb), lb.bound
@@ -94,7 +94,7 @@ def pool(words: list[int], m: int, size: int, rng: random.Random, exclude: set) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m kernelbounds.experiments")
+    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.experiments")
     ap.add_argument("--quick", action="store_true", help="few ranks, one seed (the test-suite size)")
     ap.add_argument("--out", default="docs", help="folder for experiments.md and experiments.png")
     args = ap.parse_args(argv)
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     results.append(u3_exact("witness", 24, 3, family))
     results.append(run_softmax("witness", d, d, 0, steps))
 
-    from .codes import paley
+    from ..codes import paley
 
     words = list(paley.paley(23).words)
     rng = random.Random(0)
@@ -157,7 +157,7 @@ def plot(results: list[Result], bound: int, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .report import _save_atomic
+    from ..report import _save_atomic
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     wit = [x for x in results if x.setting == "witness" and x.model == "kernel"]

@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 
-from .bits import from_str
-from .certificate import canonical_json
-from .checker import check_bytes
+from ..bits import from_str
+from ..certificate import canonical_json
+from ..checker import check_bytes
 
 
 def leaves(obj, path=()) -> Iterator[tuple[tuple, object]]:
@@ -103,9 +103,9 @@ def oracle(doc: dict) -> bool | None:
 
 
 def _construction(doc) -> bool | None:
-    from .constructions import Readout, TensorKernel
-    from .model import KernelHead, exhaustive_worst_error, feature_head
-    from .rank import flint_rank
+    from ..constructions import Readout, TensorKernel
+    from ..model import KernelHead, exhaustive_worst_error, feature_head
+    from ..rank import flint_rank
 
     m, n = doc["m"], doc["n"]
     if 2**m * 2**m > 2**14 or n > 4:
@@ -145,7 +145,7 @@ def _construction(doc) -> bool | None:
 
 def _construction_by_classes(doc) -> bool | None:
     """For larger m: the generator's level-class route and the Kronecker rank formula."""
-    from .classes import LevelProfile, worst_error_by_classes
+    from ..classes import LevelProfile, worst_error_by_classes
 
     m, n, k, r = doc["m"], doc["n"], doc["head"]["kernel"], doc["head"]["readout"]
     if k["type"] != "tensor-power" or m > 64:
@@ -169,10 +169,10 @@ def _construction_by_classes(doc) -> bool | None:
 
 
 def _lower_linear(doc) -> bool | None:
-    from .amplification import chain_product
-    from .codes.linear import LinearCode
-    from .lowerbound import LinearLowerBound, linear_witness_count
-    from .rankbound import RankBound, least_rank, threshold
+    from ..amplification import chain_product
+    from ..codes.linear import LinearCode
+    from ..lowerbound import LinearLowerBound, linear_witness_count
+    from ..rankbound import RankBound, least_rank, threshold
 
     m, n = doc["m"], doc["n"]
     lin = doc["code"]["linear"]
@@ -197,13 +197,13 @@ def _lower_linear(doc) -> bool | None:
 
 
 def _lower(doc) -> bool | None:
-    from .amplification import chain_product
+    from ..amplification import chain_product
 
     if "linear" in doc["code"]:
         return _lower_linear(doc)
-    from .codes import Code
-    from .lowerbound import LowerBound, witness_count, witness_family
-    from .rankbound import RankBound, least_rank, threshold
+    from ..codes import Code
+    from ..lowerbound import LowerBound, witness_count, witness_family
+    from ..rankbound import RankBound, least_rank, threshold
 
     m, n, variant = doc["m"], doc["n"], doc["variant"]
     words = tuple(from_str(w) for w in doc["code"]["words"])
@@ -233,7 +233,7 @@ def _lower(doc) -> bool | None:
 
 
 def _rank(doc) -> bool | None:
-    from .rank import flint_rank, kernel_rows
+    from ..rank import flint_rank, kernel_rows
 
     if doc["kernel"]["type"] != "level" or doc["m"] > 8:
         return None
@@ -242,8 +242,8 @@ def _rank(doc) -> bool | None:
 
 
 def _transcript(doc) -> bool | None:
-    from .model import min_ip_target
-    from .transcript import binary_bits
+    from ..model import min_ip_target
+    from ..transcript import binary_bits
 
     q, m = doc["q"], doc["m"]
     inputs = [tuple(from_str(t) for t in inp) for inp in doc["inputs"]]
@@ -262,8 +262,8 @@ def _transcript(doc) -> bool | None:
 
 def seeds() -> list[dict]:
     """Small valid certificates of every kind (cheap to check and to judge)."""
-    from . import constructions, lowerbound, rank, transcript
-    from .codes import Code, paley
+    from .. import constructions, lowerbound, rank, transcript
+    from ..codes import Code, paley
 
     out = [constructions.certificate(constructions.CONSTRUCTIONS[name](m, n)) for name, m, n in (("tensor", 3, 3), ("softmax", 3, 3), ("rank1", 4, 2), ("tensor", 2, 4))]
     out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(6), 3), listed=True))
@@ -274,7 +274,7 @@ def seeds() -> list[dict]:
     out += [transcript.certificate(2, 2), transcript.certificate(3, 1)]
     out.append(constructions.certificate(constructions.CONSTRUCTIONS["softmax"](2, 4)))
     out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(7), 3), listed=True))
-    from .codes.linear import reed_muller
+    from ..codes.linear import reed_muller
 
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(2, 4), 8, 4)))
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
@@ -318,3 +318,29 @@ def _round_robin(streams, total: int):
             made += 1
             if made >= total:
                 return
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m kernelbounds.lab.fuzz [TOTAL] [SEED]``: a campaign; exit 1 on any false accept."""
+    import argparse
+    import time
+
+    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.fuzz", description=main.__doc__)
+    ap.add_argument("total", nargs="?", type=int, default=30000)
+    ap.add_argument("seed", nargs="?", type=int, default=1)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    counts = campaign(args.total, args.seed)
+    print("| outcome | count |\n|---|---:|")
+    for key, value in counts.items():
+        if not isinstance(value, list):
+            print(f"| {key} | {value} |")
+    for key in ("false accepts", "not judged"):
+        for kind, pointer in counts.get(key, [])[:20]:
+            print(f"{key}: {kind} {pointer}")
+    print(f"seconds: {time.perf_counter() - t0:.1f}")
+    return 1 if counts.get("FALSE ACCEPT") else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""Command-line front end: argument parsing and output only, no mathematics here.
+
+One module per command (or pair of related commands); each has ``register(sub)``,
+which declares its subparser, and a ``run(args) -> int`` returning the exit code.
+Exit codes: 0 success/valid, 1 invalid or failed, 2 usage or malformed input,
+3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .. import __version__
+from . import bound, certificates, check, construct, evaluate, rank, table, transcript, upper
+from ._common import OneLineParser, UserError
+
+COMMANDS = (construct, bound, table, rank, upper, evaluate, transcript, check, certificates)
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog="kernelbounds", description="Certified expressivity bounds for nonnegative kernel attention on Min-IP.")
+    parser.add_argument("--version", action="version", version=f"kernelbounds {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UserError as exc:
+        print(f"kernelbounds: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("kernelbounds: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # an internal error: one line, exit 4
+        print(f"kernelbounds: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("KERNELBOUNDS_DEBUG"):
+            raise
+        return 4
