@@ -1,12 +1,57 @@
+import functools
 import json
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("default", deadline=None, max_examples=60, derandomize=True)
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True)
 settings.register_profile("slow", deadline=None, max_examples=2000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+pytest_plugins = ["pytester"]
+
+# A property test must reach its assertions on nearly every example.  Every call of a
+# hypothesis test body is counted; a call "reaches" when the body returns normally (an
+# `assume` that fails, or an invalid draw, raises instead).  Early `return`s would count
+# as reaching, so tests/test_property_guard.py forbids `return` in @given bodies.
+MIN_REACH = 0.8
+
+
+class Reach:
+    """Counts the calls of a test body and the calls that returned normally."""
+
+    def __init__(self):
+        self.calls = self.reached = 0
+
+    def wrap(self, test):
+        @functools.wraps(test)
+        def counted(*args, **kwargs):
+            self.calls += 1
+            result = test(*args, **kwargs)
+            self.reached += 1
+            return result
+
+        return counted
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    handle = getattr(getattr(item, "obj", None), "hypothesis", None)
+    if handle is None or not hasattr(handle, "inner_test"):
+        yield
+        return
+    counter, original = Reach(), handle.inner_test
+    handle.inner_test = counter.wrap(original)
+    outcome = yield
+    handle.inner_test = original
+    if outcome.excinfo is None and counter.calls:
+        share = counter.reached / counter.calls
+        if share < MIN_REACH:
+            outcome.force_exception(
+                AssertionError(f"only {counter.reached} of {counter.calls} examples ({share:.0%}) reached the assertions (need {MIN_REACH:.0%})")
+            )
 
 
 def as_bytes(doc) -> bytes:

@@ -67,37 +67,47 @@ def test_theory_worked_example():
 
 
 def _products(m):
-    """The largest integer P_ij with M_ij < 1/P_ij (capped), or None if some M_ij >= 1."""
+    """{P: count}: for each i != j the largest integer P_ij (capped) with M_ij < 1/P_ij.
+    The premise of L3 (0 <= M_ij < 1) holds by construction in the tests below."""
     counts = {}
     for i, row in enumerate(m):
+        assert row[i] == 1
         for j, x in enumerate(row):
-            if i == j:
-                continue
-            if x >= 1:
-                return None
-            p = 10**6 if x == 0 else min(10**6, (x.denominator + x.numerator - 1) // x.numerator - 1)  # ceil(1/x) - 1
-            assert x < Fraction(1, p)
-            counts[p] = counts.get(p, 0) + 1
+            if i != j:
+                assert 0 <= x < 1
+                p = 10**6 if x == 0 else min(10**6, -(-x.denominator // x.numerator) - 1)  # ceil(1/x) - 1
+                assert x < Fraction(1, p)
+                counts[p] = counts.get(p, 0) + 1
     return counts
 
 
-@given(st.integers(2, 8), st.integers(1, 4), st.data())
-def test_rank_bound_never_exceeds_the_rank_of_a_low_rank_approximate_identity(size, r, data):
-    """L3 on M_ij = <a_i, b_j>/<a_i, b_i> with nonnegative a, b of dimension r:
-    the certified bound computed from M's own entry bounds is <= rank(M) <= r."""
-    ints = st.integers(0, 9)
-    a = [[data.draw(ints) for _ in range(r)] for _ in range(size)]
-    b = [[data.draw(ints) for _ in range(r)] for _ in range(size)]
-    diag = [sum(x * y for x, y in zip(a[i], b[i])) for i in range(size)]
-    if 0 in diag:
-        return
-    m = [[Fraction(sum(x * y for x, y in zip(a[i], b[j])), diag[i]) for j in range(size)] for i in range(size)]
-    counts = _products(m)
-    if counts is None:
-        return
-    rank = flint.fmpq_mat(size, size, [flint.fmpq(x.numerator, x.denominator) for row in m for x in row]).rank()
-    assert rank <= r
-    assert best_rank_bound(size, counts, max_k=8).bound <= rank
+def _rank(m):
+    return flint.fmpq_mat(len(m), len(m), [flint.fmpq(x.numerator, x.denominator) for row in m for x in row]).rank()
+
+
+points = st.integers(1, 2).flatmap(lambda d: st.lists(st.tuples(*[st.integers(-6, 6)] * d), min_size=2, max_size=9, unique=True))
+
+
+@given(points, st.integers(1, 3), st.integers(1, 30))
+def test_rank_bound_never_exceeds_the_rank_of_a_low_rank_approximate_identity(u, k, c0):
+    """L3 on M_ij = K_ij / K_ii with K_ij = (C - |u_i - u_j|^2)^k, C = c0 + max |u_i - u_j|^2:
+    K has rank <= C(d + k + 1, k) (a polynomial of degree k in d + 2 functions of u_i and of
+    u_j), its rows peak strictly on the diagonal, so 0 < M_ij < 1 = M_ii by construction.
+    The bound from M's own entry bounds is <= rank(M)."""
+    dist = [[sum((a - b) ** 2 for a, b in zip(x, y)) for y in u] for x in u]
+    big = c0 + max(map(max, dist))
+    m = [[Fraction(big - dij, big) ** k for dij in row] for row in dist]
+    rank = _rank(m)
+    assert rank <= comb(len(u[0]) + k + 1, k)
+    assert best_rank_bound(len(u), _products(m), max_k=8).bound <= rank
+
+
+@given(st.integers(2, 8).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.fractions(0, Fraction(49, 50), max_denominator=50), min_size=n * n, max_size=n * n))), st.integers(1, 4))
+def test_rank_bound_never_exceeds_the_rank_of_a_perturbed_identity(nm, shrink):
+    """L3 on M = I + off-diagonal entries drawn in [0, 1) (scaled down by `shrink`)."""
+    n, xs = nm
+    m = [[Fraction(1) if i == j else xs[i * n + j] / shrink for j in range(n)] for i in range(n)]
+    assert best_rank_bound(n, _products(m), max_k=8).bound <= _rank(m)
 
 
 def test_rank_bound_is_attained_by_the_identity():

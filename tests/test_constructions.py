@@ -29,7 +29,7 @@ def test_u2_u3_solve_length_3_by_brute_force(build, m):
     worst = brute_force_worst(c.head(), m, 3)
     assert worst < Fraction(1, 2)
     assert worst == worst_error_by_classes(c.profile(), m, 3).worst_error
-    assert worst == (Fraction(2, 7) if m >= 1 else 0)  # THEORY U2: (n-1)c/(1+(n-1)c) = 2/7
+    assert worst == Fraction(2, 7)  # THEORY U2: (n-1)c/(1+(n-1)c) = 2/7 (softmax: the same weights)
 
 
 @pytest.mark.parametrize("m", range(1, 7))

@@ -71,4 +71,5 @@ def test_tampered_differences_rejected():
     for j in range(6):
         bad = copy.deepcopy(doc)
         bad["head"]["kernel"]["differences"][j] = str(Fraction(bad["head"]["kernel"]["differences"][j]) + 1)
-        assert check_bytes(canonical_json(bad).encode()).code == 1
+        v = check_bytes(canonical_json(bad).encode())
+        assert v.code == 1 and v.pointer == "/claims/worst_error", v.render()  # h changes, so does the error

@@ -64,7 +64,7 @@ def test_fooling_family_answers_by_brute_force(q, s):
         assert all(x < 2 ** ((q + 1) * s) for x in tokens)
         assert answers(tokens, q) == t
     tb = verify(q, s)
-    assert 2**tb.bits >= (s + 1) ** q > 2 ** (tb.bits - 1) if tb.bits else (s + 1) ** q == 1
+    assert tb.bits >= 1 and 2**tb.bits >= (s + 1) ** q > 2 ** (tb.bits - 1)  # (s + 1)^q >= 2 here
 
 
 def test_issue_examples():
