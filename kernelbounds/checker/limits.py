@@ -13,7 +13,7 @@ class Limits:
     max_file_bytes: int = 64 * 2**20
     max_m: int = 4096
     max_n: int = 64
-    max_level_classes: int = 3_000_000
+    max_level_classes: int = 150_000_000  # C(70, 6) = 131,115,985: U2 at m = 64, n = 6 (~25 s)
     exhaustive_inputs: int = 2**20  # run the exhaustive route up to this many (query, multiset) pairs
     rank_m: int = 10  # construction rule: FLINT rank of the 2^m x 2^m kernel matrix up to this m
     rank_cert_m: int = 12  # rank rule: largest m for a 2^m x 2^m minor

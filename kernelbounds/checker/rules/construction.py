@@ -3,7 +3,9 @@
 Checked facts (docs/certificate-format-v1.md, "construction"):
   C1  kernel >= 0 and level-determined: a(q, z) = w^<q,z> up to a per-query factor;
   C2  every level class (|q| = p, n-1 levels in 0..p) has denominator > 0 and
-      |y - t| <= claimed worst error, attained, and worst error < 1/2;
+      |y - t| <= claimed worst error, attained, and worst error < 1/2 (in integers, one
+      scaling per query weight p); a second route takes only the extreme classes
+      (|q|, t, u, ..., u) and must find the same worst error (docs/soundness.md);
   C3  (when cheap) the literal head on every input over {0,1}^m has the same worst error;
   C4  the claimed feature rank / score dimension and kernel rank, by the Kronecker
       identity and (when cheap) FLINT's exact rank of the 2^m x 2^m kernel matrix.
@@ -12,7 +14,7 @@ Checked facts (docs/certificate-format-v1.md, "construction"):
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, islice
 from math import comb, lcm
 
 from ..common import Outcome, expect_equal, rat, scale_to_ints
@@ -22,6 +24,7 @@ from ..limits import Limits, exhaustive_inputs, require
 
 HALF = Fraction(1, 2)
 MAX_FEATURE_DIM = 1024
+CLASS_WORD_BITS = 512  # integers up to this size cost one unit of class work
 
 
 class TensorPower:
@@ -54,6 +57,10 @@ class TensorPower:
 
     def level_weight(self, level: int) -> Fraction:
         return self.c**level
+
+    def weight_bits(self) -> int:
+        """An upper bound on the bits of c^l, l <= m, over one common denominator."""
+        return self.m * _bits(self.c)
 
     def row(self, q: int) -> list[int]:
         """[a(q, z) * D^m for z = 0 .. 2^m-1], built bit by bit from G."""
@@ -108,6 +115,10 @@ class SoftmaxBilinear:
     def level_weight(self, level: int) -> Fraction:
         return self.b ** (self.g * level)
 
+    def weight_bits(self) -> int:
+        """An upper bound on the bits of b^(g l), l <= m, over one common denominator."""
+        return abs(self.g) * self.m * _bits(self.b)
+
     def row(self, q: int) -> list[int]:
         """[b^s(q,z) scaled by one positive constant], s from W_Q^T W_K literally."""
         m = self.m
@@ -154,6 +165,10 @@ class LevelExpansion:
     def level_weight(self, level: int) -> Fraction:
         return self.h[level]
 
+    def weight_bits(self) -> int:
+        """An upper bound on the bits of h(0..m) over one common denominator."""
+        return sum(_bits(x) for x in self.h)
+
     def row(self, q: int) -> list[int]:
         """[a(q, z) * D]: by explicit features when m <= 6, else by sum_j g_j C(<q,z>, j)."""
         if self.subsets is not None:
@@ -178,26 +193,107 @@ class LevelExpansion:
 KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear, "level-expansion": LevelExpansion}
 
 
+def _bits(x: Fraction) -> int:
+    return x.numerator.bit_length() + x.denominator.bit_length()
+
+
+def _readout_bits(readout: tuple[Fraction, Fraction, Fraction], m: int) -> int:
+    """Bits of the score alpha l + beta p + gamma, up to a constant."""
+    return sum(_bits(x) for x in readout) + 2 * m.bit_length() + 2
+
+
+def work_level_classes(m: int, n: int, bits: int) -> int:
+    """Work of route C2: C(m+n, n) classes, each a few products of integers of about
+    `bits` bits (cost ~ (1 + bits/CLASS_WORD_BITS)^2 units; one unit measured ~0.2 us)."""
+    return comb(m + n, n) * (1 + bits // CLASS_WORD_BITS) ** 2
+
+
+def _extreme_count(m: int, n: int) -> int:
+    return m + 1 if n == 1 else comb(m + 2, 2) if n == 2 else comb(m + 3, 3)
+
+
 def _readout(node: Node) -> tuple[Fraction, Fraction, Fraction]:
     node.obj({"type", "alpha", "beta", "gamma"})
     node["type"].str(("query-affine",))
     return node["alpha"].rational(), node["beta"].rational(), node["gamma"].rational()
 
 
+def _integer_levels(weight, score, p: int) -> tuple[list[int], list[int]]:
+    """W(l) = D weight(l), V(l) = D weight(l) score(p, l) for l = 0..p, one D > 0."""
+    w = [weight(l) for l in range(p + 1)]
+    ints, _ = scale_to_ints(w + [w[l] * score(p, l) for l in range(p + 1)])
+    return ints[: p + 1], ints[p + 1 :]
+
+
+def _suffix_sums(w: list[int], v: list[int], k: int) -> tuple[list[int], list[int]]:
+    """(sum W, sum V) over the k-multisets of 0..p in lexicographic order, built from the
+    top: the j-multisets of t..p are t + (the (j-1)-multisets of t..p), then the
+    j-multisets of t+1..p; so those of t..p are the last C(p - t + k, k) entries."""
+    above = [([0], [0])] + [([], [])] * k  # j-multisets of the empty range above p
+    for t in range(len(w) - 1, -1, -1):
+        row = [([0], [0])]
+        for j in range(1, k + 1):
+            (head_w, head_v), (tail_w, tail_v) = row[j - 1], above[j]
+            row.append(([w[t] + x for x in head_w] + tail_w, [v[t] + x for x in head_v] + tail_v))
+        above = row
+    return above[k]
+
+
 def worst_by_classes(weight, score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
-    """Route C2: max |y - t| over the level classes (None if a denominator is <= 0)."""
-    worst, witness = Fraction(-1), ()
+    """Route C2: max |y - t| over every level class (None if a denominator is <= 0), in
+    integers: a class with least level t has error |sum V - t sum W| / sum W, compared with
+    the running maximum by cross-multiplication."""
+    best_num, best_den, best_at = -1, 1, None
     for p in range(m + 1):
-        w = [weight(l) for l in range(p + 1)]
-        wf = [w[l] * score(p, l) for l in range(p + 1)]
-        for levels in combinations_with_replacement(range(p + 1), n - 1):
-            den = w[p] + sum(w[l] for l in levels)
-            if den <= 0:
-                return None, (p, *levels)
-            err = abs((wf[p] + sum(wf[l] for l in levels)) / den - min((p, *levels)))
-            if err > worst:
-                worst, witness = err, (p, *levels)
-    return worst, witness
+        w, v = _integer_levels(weight, score, p)
+        if n == 1:
+            if w[p] <= 0:
+                return None, (p,)
+            num = abs(v[p] - p * w[p])
+            if num * best_den > best_num * w[p]:
+                best_num, best_den, best_at = num, w[p], (p, p, 0)
+            continue
+        k = n - 2
+        sw, sv = _suffix_sums(w, v, k)
+        for t in range(p + 1):
+            start = len(sw) - comb(p - t + k, k)
+            base_w, base_v = w[p] + w[t], v[p] + v[t]
+            for i in range(start, len(sw)):
+                den = base_w + sw[i]
+                if den <= 0:
+                    return None, _class_at(p, t, k, i - start)
+                num = base_v + sv[i] - t * den
+                if num < 0:
+                    num = -num
+                if num * best_den > best_num * den:
+                    best_num, best_den, best_at = num, den, (p, t, i - start)
+    p, t, i = best_at
+    return Fraction(best_num, best_den), (p,) if n == 1 else _class_at(p, t, n - 2, i)
+
+
+def _class_at(p: int, t: int, k: int, index: int) -> tuple[int, ...]:
+    """The class (p, t, rest) with rest the index-th k-multiset of t..p (lexicographic)."""
+    return (p, t, *next(islice(combinations_with_replacement(range(t, p + 1), k), index, None)))
+
+
+def worst_by_extreme_classes(weight, score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
+    """Route C2': the same maximum from the classes (p, t, u, ..., u) alone.  With the
+    least level t fixed, num and den are additive over the other n-2 levels; the largest
+    ratio |num| / den (den > 0) of two additive functions over k-multisets is attained at k
+    equal elements, and so is the least den (docs/soundness.md, "extreme classes")."""
+    best_num, best_den, witness = -1, 1, ()
+    for p in range(m + 1):
+        w, v = _integer_levels(weight, score, p)
+        for t in range(p + 1 if n > 1 else 1):
+            for u in range(t, p + 1) if n > 2 else (t,):
+                cls = (p,) if n == 1 else (p, t) + (u,) * (n - 2)
+                den = sum(w[l] for l in cls)
+                if den <= 0:
+                    return None, cls
+                num = abs(sum(v[l] for l in cls) - min(cls) * den)
+                if num * best_den > best_num * den:
+                    best_num, best_den, witness = num, den, cls
+    return Fraction(best_num, best_den), witness
 
 
 def worst_exhaustive(kernel, readout, m: int, n: int) -> Fraction | None:
@@ -236,20 +332,28 @@ def check(doc: Node, limits: Limits) -> Outcome:
     ktype = head["kernel"]["type"].str(tuple(KERNELS))
     head["values"].obj({"type"})["type"].str(("identity",))
     readout = _readout(head["readout"])
-    require(comb(m + n, n) <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", comb(m + n, n), limits.max_level_classes)
+    classes = comb(m + n, n)
+    require(classes <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", classes, limits.max_level_classes)
     kernel = KERNELS[ktype](head["kernel"], m)
+    work = work_level_classes(m, n, kernel.weight_bits() + _readout_bits(readout, m))
+    require(work <= limits.max_level_classes, "/head", f"the level-class work (classes x (1 + bits/{CLASS_WORD_BITS})^2)", work, limits.max_level_classes)
     claims = doc["claims"].obj(kernel.claim_fields)
     claimed_error = claims["worst_error"].rational()
     routes: list[str] = []
 
     alpha, beta, gamma = readout
-    worst, witness = worst_by_classes(kernel.level_weight, lambda p, l: alpha * l + beta * p + gamma, m, n)
+    score = lambda p, l: alpha * l + beta * p + gamma  # noqa: E731
+    worst, witness = worst_by_classes(kernel.level_weight, score, m, n)
     if worst is None:
         raise Invalid("/head", f"the denominator is not > 0 on the level class (|q|, levels) = {witness}")
     expect_equal(claims["worst_error"], claimed_error, worst, "the worst error")
     if worst >= HALF:
         raise Invalid("/claims/worst_error", f"worst error {rat(worst)} >= 1/2 at level class {witness}: the head does not solve length {n}")
-    routes.append(f"level classes: {comb(m + n, n)} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
+    routes.append(f"level classes: {classes} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
+    extreme, extreme_witness = worst_by_extreme_classes(kernel.level_weight, score, m, n)
+    if extreme != worst:
+        raise Invalid("/head", f"the extreme classes give the worst error {extreme and rat(extreme)}, the classes {rat(worst)}: a checker inconsistency")
+    routes.append(f"extreme classes: the {_extreme_count(m, n)} classes (|q|, t, u, ..., u) agree, worst at {extreme_witness}")
 
     if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
         literal = worst_exhaustive(kernel, readout, m, n)
