@@ -24,7 +24,9 @@ VARIANTS = ("position-independent", "position-dependent", "causal")
 SCOPE = {
     "position-independent": "every normalized head with a nonnegative kernel",
     "position-dependent": "every normalized head with position-dependent maps and a nonnegative kernel for every pair of positions",
-    "causal": "every causal normalized head with a nonnegative kernel, scored at its final position,",
+    # one placement per link (the query last, then a, b, ..., b): L1 needs the key maps to be
+    # the same at every key position, so the claim is for position-independent causal heads
+    "causal": "every causal normalized head whose maps do not depend on position (one placement per link), with a nonnegative kernel, scored at its final position,",
 }
 MAX_K = 256
 
