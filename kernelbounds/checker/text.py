@@ -55,9 +55,8 @@ def show(x: object) -> str:
         return show_int(x)
     if isinstance(x, Fraction):
         return show_int(x.numerator) if x.denominator == 1 else f"{show_int(x.numerator)}/{show_int(x.denominator)}"
-    if isinstance(x, str):
-        out = repr(x[:MAX_SHOWN_CHARS])
-        return out if len(x) <= MAX_SHOWN_CHARS else out[:-1] + f"...' ({len(x)} characters)"
+    if isinstance(x, str):  # quoted, not escaped here: Verdict.render escapes the whole line once
+        return f"'{x}'" if len(x) <= MAX_SHOWN_CHARS else f"'{x[:MAX_SHOWN_CHARS]}...' ({len(x)} characters)"
     if isinstance(x, (list, tuple)):
         parts, size = [], 0
         for item in x:

@@ -326,7 +326,7 @@ class Plan:
         self.exhaustive = None
         if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
             inputs = exhaustive_inputs(m, n)
-            rows_work = 2**m * (2**m * (mul(entry) + frac(h_read)) + (m + 1) ** 2 * mul(entry))
+            rows_work = 2**m * (2**m * (mul(entry) + 6 * frac(h_read) + 6) + (m + 1) ** 2 * mul(entry))  # kernel row, readout row scaled
             self.exhaustive = rows_work + inputs * (n * (2 * mul(entry + h_read) + 6 + op(m)) + 6 * mul(2 * entry + h_read) + 20)
         self.flint = None
         if m <= limits.rank_m:

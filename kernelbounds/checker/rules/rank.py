@@ -166,7 +166,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
 
 def work(doc: Node, limits: Limits) -> int:
     """Level kernels: the differences ((m+1)^2 Fractions), the minor (side^2 entries) and
-    its rank mod p (side^3 word operations in FLINT, 1/300 unit each: 14 s at side 4096).  Feature kernels:
+    its rank mod p (side^3 word operations in FLINT, 1/200 unit each: 14 s at side 4096).  Feature kernels:
     tokens^2 x dim Fraction products and sums (the kernel table), the lcm and scaling of
     tokens^2 values, FLINT's exact rank (tokens^3 operations on entries of the table's
     height), then the minor as for level kernels."""
@@ -196,5 +196,5 @@ def work(doc: Node, limits: Limits) -> int:
         total = tokens * (m + 20) + tokens * tokens * (max(dim, 1) * 2 * frac(h_value) + mul(h_lcm) + frac(entry) + 40)
         total += tokens**3 * words(entry + 2 * tokens.bit_length()) // 8  # FLINT exact rank (fraction-free)
     minor = max(length(low.get("rows")), side if low.get("rows") == "all" else 0)
-    total += minor * minor * (op(entry) + mul(entry) // 8 + 8) + minor**3 // 300 + minor * (m + 20) * 2
+    total += minor * minor * (op(entry) + mul(entry) // 8 + 8) + minor**3 // 200 + minor * (m + 20) * 2
     return total
