@@ -52,6 +52,7 @@ class Verdict:
     reason: str = ""
     seconds: float = 0.0
     work: int = 0  # the work estimate (0 if the file was refused before it)
+    derived: object = None  # a false claim's exact derived value (for tools; see errors.Rejection)
 
     @property
     def ok(self) -> bool:
@@ -92,7 +93,7 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
         if doc["version"].int() != outcome.version:
             raise Malformed("/version", f"declares version {doc['version'].int()}, but the least version that has every kind and field used is {outcome.version}")
     except Rejection as rej:
-        return Verdict(path, rej.code, kind, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start, work=work)
+        return Verdict(path, rej.code, kind, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start, work=work, derived=rej.derived)
     except MemoryError:
         return Verdict(path, LIMIT, kind, reason="out of memory", seconds=time.perf_counter() - start, work=work)
     except RecursionError:

@@ -27,7 +27,7 @@ def rat(x: Fraction) -> str:
 def expect_equal(node: Node, claimed, derived, what: str) -> None:
     """Reject when a claimed number differs from the re-derived one."""
     if claimed != derived:
-        raise Invalid(node.pointer, f"claims {what} = {show(node.value)}, but the checker derives {show(derived)}")
+        raise Invalid(node.pointer, f"claims {what} = {show(node.value)}, but the checker derives {show(derived)}", derived=derived)
 
 
 def read_header(doc: Node) -> str:
