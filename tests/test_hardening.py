@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -198,3 +199,61 @@ def test_exit_5_is_documented():
 def test_causal_claim_states_its_scope():
     v = check_file(str(CERTS / "lower-causal-m24-n3.json"))
     assert v.code == 0 and "maps do not depend on position" in v.summary
+
+
+# ------------------------------------------------------------ (1) every field is used
+
+FREE_LABELS = {"construction", "code/name", "kernel/name"}  # documented as free labels in the spec
+SPEC = (ROOT / "docs" / "certificate-format-v1.md").read_text()
+
+
+def _features_rank_doc():
+    """A small feature-kernel rank certificate: a(x, z) = 1 + <x, z> at m = 2, rank 3."""
+    toks = ["00", "10", "01", "11"]
+    phi = [["1", t[0], t[1]] for t in toks]
+    return {"format": "kernelbounds-certificate", "version": 1, "kind": "rank", "m": 2,
+            "kernel": {"type": "features", "tokens": toks, "phi_q": phi, "phi_k": phi},
+            "upper": {"rule": "exact"}, "lower": {"prime": 1000003, "rows": toks[:3], "cols": toks[:3]}, "claims": {"rank": 3}}
+
+
+def _field_docs():
+    from kernelbounds.lab.fuzz import seeds
+
+    docs = seeds() + [load("construction-upper-level-m04-n3.json") if (CERTS / "construction-upper-level-m04-n3.json").exists() else load("upper-level-m04-n3.json"), _features_rank_doc()]
+    named = json.loads(json.dumps(docs[8]))
+    named["kernel"]["name"] = "a label"
+    return docs + [named]
+
+
+def _general(path) -> str:
+    return "/".join("*" if isinstance(p, int) else p for p in path)
+
+
+def test_every_field_of_every_kind_is_used_or_a_documented_label():
+    """For every field (generalized path) of one certificate of every kind and form, some
+    single change of it changes the verdict, unless the spec documents it as a free label
+    (then every change keeps the verdict).  Every field name is named by the spec."""
+    from kernelbounds.lab.fuzz import _set, leaves, mutations
+
+    rng = __import__("random").Random(0)
+    seen_kinds, fields = set(), set()
+    for doc in _field_docs():
+        assert check_doc(doc).code == 0
+        seen_kinds.add(doc["kind"])
+        firsts = {}
+        for path, value in leaves(doc):
+            if path:
+                firsts.setdefault(_general(path), (path, value))
+        for general, (path, value) in firsts.items():
+            fields.add((doc["kind"], general))
+            name = next(p for p in reversed(path) if isinstance(p, str))
+            assert re.search(rf"`[^`\n]*(?<![A-Za-z_]){re.escape(name)}(?![A-Za-z_])[^`\n]*`", SPEC), f"{doc['kind']}: field {general} is not in the spec"
+            label = any(general == lab or general.endswith("/" + lab) for lab in FREE_LABELS)
+            changes = mutations(value, rng) + [None, [], {}, "x" * 3]
+            codes = [check_doc(_set(doc, path, new)).code for new in changes if new != value and not (label and not isinstance(new, str))]
+            if label:
+                assert codes and all(c == 0 for c in codes), f"{doc['kind']}: label {general} changes the verdict"
+            else:
+                assert any(c != 0 for c in codes), f"{doc['kind']}: no change of {general} changes the verdict: the field is unused"
+    assert seen_kinds == set(REGISTRY)
+    assert ("transcript", "s") in fields and ("rank", "kernel/name") in fields and ("lower-bound", "code/linear/weight") in fields
