@@ -67,7 +67,7 @@ def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
                                 "W_K": [[11586 if i == j else 0 for j in range(3)] for i in range(3)]},
                      "values": {"type": "identity"}, "readout": {"type": "query-affine", "alpha": "1", "beta": "0", "gamma": "0"}},
             "claims": {"worst_error": "0", "score_dim": 3, "kernel_rank": 8}}
-    yield "construction-softmax-g-2^27", _bytes(soft), LIMIT  # b^(g l) with g = 11586^2 ~ 2^27
+    yield "construction-softmax-g-2p27", _bytes(soft), LIMIT  # b^(g l) with g = 11586^2 ~ 2^27
     level = {**tensor_doc(4096, 1), "construction": "level"}
     level["head"]["kernel"] = {"type": "level-expansion", "differences": ["1"] + ["0"] * 4096}
     level["claims"] = {"worst_error": "0", "feature_rank": 1, "kernel_rank": 1, "nonnegative_features": True}
