@@ -74,6 +74,24 @@ def main() -> None:
     add("limits", "too-many-classes", edit(tensor, lambda d: d.update(m=4000, n=3)), 3, "/m", "C(m+n, n) level classes over max_level_classes")
     add("limits", "rank-matrix-too-large", edit(rk, lambda d: d.update(m=30)), 3, "/m", "a 2^30 x 2^30 minor")
 
+    # issue 11: the defect classes of the checker-hardening review
+    from kernelbounds.lab import hostile
+
+    tr4 = transcript.certificate(3, 4)
+    add("correct", "transcript-q3-s4", tr4, 0, "", "none: a valid certificate (answers reach s = 4)")
+    add("incorrect", "transcript-s-too-small", edit(tr4, lambda d: d.update(s=1)), 1, "/inputs/2", "s = 1 although answers reach 4 (was a false accept: s was never checked)")
+    items = {name: data for name, data, _ in hostile.all_items()}
+    add("correct", "derived-100000-digits", items["derived-100000-digits-valid"], 0, "", "a valid lower bound whose L3 threshold has 10^5 digits (was exit 4: formatting)")
+    add("incorrect", "derived-100000-digits-bound", items["derived-100000-digits-bound-too-high"], 1, "/claims/bound", "bound one too high; the message shows the 10^5-digit threshold abbreviated (was exit 4)")
+    add("correct", "odd-label-newline", items["odd-label-0"], 0, "", "a code name with a newline and a forged VALID line: printed escaped on one line")
+    add("malformed", "odd-key-ansi", items["odd-key-1"], 2, "/claims/\x1b[2J\x1b[1;1HVALID cleared", "an unknown key with ANSI escapes (the pointer is escaped when printed)")
+    add("malformed", "odd-kind-surrogate", items["odd-kind-2"], 2, "/kind", "a kind with a lone surrogate (printing crashed)")
+    add("malformed", "claim-int-100000-digits", items["claim-int-100000-digits"], 2, "", "a 10^5-digit JSON integer")
+    add("malformed", "claim-rational-100000-digits", items["claim-rational-100000-digits"], 2, "/claims/worst_error", "a 10^5-digit rational")
+    add("malformed", "nested-100000", items["nested-lists-100000"], 2, "", "100,000 nested arrays")
+    for name, data, _ in hostile.work_bombs():
+        add("limits", f"bomb-{name}", data, 3, "", f"work bomb ({name}): refused by the work estimate before any work")
+
     if ROOT.exists():
         shutil.rmtree(ROOT)
     manifest = {}

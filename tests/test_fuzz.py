@@ -53,3 +53,56 @@ def test_small_campaign_has_no_false_accepts():
 def test_large_campaign_has_no_false_accepts():
     counts = campaign(12000, seed=1)
     assert counts["mutants"] == 12000 and not counts.get("FALSE ACCEPT")
+
+
+# ----------------------------------------------------------------- coordinated mutants (issue 11)
+
+import copy  # noqa: E402
+import itertools  # noqa: E402
+
+from kernelbounds.lab.fuzz import data_mutants, settle  # noqa: E402
+from kernelbounds.lab.spec_oracle import judge  # noqa: E402
+
+CHEAP = [d for d in SEEDS if not ("linear" in d.get("code", {}) and d["claims"]["code_size"] > 100)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, len(CHEAP) - 1), st.integers(0, 2**32 - 1), st.integers(0, 300))
+def test_no_coordinated_mutant_is_falsely_accepted(which, rng_seed, index):
+    """Change one datum, re-derive every claim until the checker accepts or rejects for a
+    non-claim reason: an accepted mutant is true by the spec oracle; never exit 4."""
+    items = list(itertools.islice(data_mutants(CHEAP[which], random.Random(rng_seed), index + 1), index + 1))
+    pointer, mutant = items[index % len(items)]
+    settled, verdict, _ = settle(mutant)
+    assert verdict.code in (0, 1, 2, 3), f"{pointer}: {verdict.render()}"
+    if verdict.code == 0:
+        assert judge(settled) is True, f"{pointer}: accepted, but the spec oracle says it is not true"
+
+
+def test_the_spec_oracle_confirms_the_seeds_and_refutes_false_claims():
+    for doc in CHEAP:
+        assert judge(doc) is True, doc["kind"]
+        key = {"construction": "worst_error", "lower-bound": "bound", "rank": "rank", "transcript": "bits"}[doc["kind"]]
+        bad = copy.deepcopy(doc)
+        bad["claims"][key] = bad["claims"][key] + 1 if isinstance(bad["claims"][key], int) else "1/3"
+        assert judge(bad) is False, doc["kind"]
+    tr = next(d for d in CHEAP if d["kind"] == "transcript" and d["s"] > 1)
+    assert judge({**tr, "s": 1}) is False  # the issue's false accept: answers above s
+
+
+def test_settling_reaches_the_issue_s_large_valid_instances():
+    """The issue's exit-4 examples, made by coordinated mutation: k = 256 at m = 60,
+    n = 64, and a linear code at m = 1500: accepted, true by the spec oracle."""
+    from kernelbounds import lowerbound
+    from kernelbounds.codes import paley
+
+    doc = lowerbound.certificate(lowerbound.assemble(paley.paley(23).padded(60), 64))
+    doc["claims"]["k"] = 256
+    settled, verdict, fixed = settle(doc)
+    assert verdict.code == 0 and fixed >= 1 and judge(settled) is True, verdict.render()
+    lin = next(d for d in SEEDS if "linear" in d.get("code", {}) and d["claims"]["code_size"] < 100)
+    wide = next(m for p, m in data_mutants(lin, random.Random(0), 10) if p.startswith("/m="))
+    wide = {**wide, "m": 1500, "code": {"linear": {**lin["code"]["linear"], "generator": [(r + "0" * 1500)[:1500] for r in lin["code"]["linear"]["generator"]]}}}
+    settled, verdict, _ = settle(wide)
+    assert verdict.code == 0, verdict.render()
+    assert judge(settled) is True

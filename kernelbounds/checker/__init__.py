@@ -1,23 +1,44 @@
-"""The trusted base: check certificate files (docs/certificate-format-v1.md).
+"""The trusted base: check certificate files (docs/certificate-format-v1.md, -v2.md).
 
 This package imports nothing from the rest of kernelbounds.  ``check_file`` returns a
 :class:`Verdict` whose ``code`` is the process exit code:
 0 valid, 1 invalid claim, 2 malformed input, 3 resource limit, 4 internal error.
+
+**The rule protocol** (docs/soundness.md, "Work estimate").  ``rules.REGISTRY`` maps a
+certificate kind to its rule module, which exposes two functions:
+
+* ``work(doc: Node, limits: Limits) -> int``: an upper bound on the elementary operations
+  ``check`` will perform, in the units of ``limits.py`` (``op``, ``mul``, ``frac``: one
+  unit is about 100 ns on one core; a big number's operation costs by its bit size),
+  computed from the document's sizes and string lengths before any work (reading the
+  document is allowed, deriving its numbers is not).  It may raise ``Malformed`` for a
+  document it cannot size.  Optional routes that ``check`` skips when they do not fit
+  must use the same decision in both functions.
+* ``check(doc: Node, limits: Limits) -> Outcome``: the verification itself.
+
+``check_bytes`` calls ``work`` first and refuses with exit 3 (at the pointer ``""``)
+when the estimate exceeds ``limits.work_budget``, so no file runs past the budget; a new
+rule module joins by adding itself to the registry with both functions.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import time
 from dataclasses import dataclass, field
 
 from .common import read_header
-from .errors import CODE_NAMES, INTERNAL, MALFORMED, VALID, LimitExceeded, Malformed, Rejection
+from .errors import CODE_NAMES, INTERNAL, LIMIT, MALFORMED, VALID, LimitExceeded, Malformed, Rejection
 from .jsonread import Node, parse_json
 from .limits import Limits
 from .rules import REGISTRY
+from .text import escape, show
 
-__all__ = ["Verdict", "Limits", "check_bytes", "check_file", "REGISTRY"]
+__all__ = ["Verdict", "Limits", "check_bytes", "check_file", "read_input", "REGISTRY"]
+
+MAX_REASON_CHARS = 4000
 
 
 @dataclass
@@ -30,53 +51,101 @@ class Verdict:
     pointer: str = ""
     reason: str = ""
     seconds: float = 0.0
+    work: int = 0  # the work estimate (0 if the file was refused before it)
+    derived: object = None  # a false claim's exact derived value (for tools; see errors.Rejection)
 
     @property
     def ok(self) -> bool:
         return self.code == VALID
 
-    def render(self) -> str:
+    def line(self) -> str:
+        """The verdict on exactly one line; every file-derived string escaped."""
         if self.ok:
-            lines = [f"VALID {self.path}: {self.summary}"]
-            lines += [f"  - {r}" for r in self.routes]
-            lines.append(f"  checked in {self.seconds:.2f} s")
-            return "\n".join(lines)
-        return f"{CODE_NAMES[self.code].upper()} {self.path}: at {self.pointer or '/'}: {self.reason}"
+            return f"VALID {escape(self.path)}: {escape(self.summary)}"
+        reason = self.reason if len(self.reason) <= MAX_REASON_CHARS else self.reason[:MAX_REASON_CHARS] + "..."
+        return f"{CODE_NAMES[self.code].upper()} {escape(self.path)}: at {escape(self.pointer or '/')}: {escape(reason)}"
+
+    def render(self, verbose: bool = True) -> str:
+        """The verdict line, and (verbose, valid files) one indented line per route."""
+        lines = [self.line()]
+        if verbose and self.ok:
+            lines += [f"  - {escape(r)}" for r in self.routes]
+            lines.append(f"  checked in {self.seconds:.2f} s (work estimate {show(self.work)} units)")
+        return "\n".join(lines)
 
 
 def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None) -> Verdict:
     limits = limits or Limits()
     start = time.perf_counter()
-    kind = ""
+    kind, work = "", 0
     try:
         if len(data) > limits.max_file_bytes:
             raise LimitExceeded("", f"file of {len(data)} bytes is over the limit {limits.max_file_bytes}")
         doc = Node(parse_json(data))
         kind = read_header(doc)
         if kind not in REGISTRY:
-            raise Malformed("/kind", f"unknown certificate kind {kind!r}; known: {', '.join(sorted(REGISTRY))}")
-        outcome = REGISTRY[kind](doc, limits)
+            raise Malformed("/kind", f"unknown certificate kind {show(kind)}; known: {', '.join(sorted(REGISTRY))}")
+        rule = REGISTRY[kind]
+        work = rule.work(doc, limits)
+        if work > limits.work_budget:
+            raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {work // 10**7} s); nothing was checked")
+        outcome = rule.check(doc, limits)
         if doc["version"].int() != outcome.version:
             raise Malformed("/version", f"declares version {doc['version'].int()}, but the least version that has every kind and field used is {outcome.version}")
     except Rejection as rej:
-        return Verdict(path, rej.code, kind, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start)
+        return Verdict(path, rej.code, kind, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start, work=work, derived=rej.derived)
     except MemoryError:
-        return Verdict(path, 3, kind, reason="out of memory", seconds=time.perf_counter() - start)
+        return Verdict(path, LIMIT, kind, reason="out of memory", seconds=time.perf_counter() - start, work=work)
+    except RecursionError:
+        return Verdict(path, MALFORMED, kind, reason="nested too deeply", seconds=time.perf_counter() - start, work=work)
     except Exception as exc:  # a checker bug: report it, never a traceback
-        return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - start)
-    return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start)
+        return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {str(exc)[:MAX_REASON_CHARS]}", seconds=time.perf_counter() - start, work=work)
+    return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work)
+
+
+def read_input(path: str, limits: Limits) -> bytes:
+    """The bytes of a regular file, or of standard input for ``-``, reading at most
+    max_file_bytes + 1 bytes (the file system's size is not trusted).
+
+    Devices, FIFOs, sockets and directories are refused (Malformed) without blocking:
+    the file is opened non-blocking and checked with fstat before any read."""
+    if path == "-":
+        return _read_bounded(sys.stdin.buffer, limits)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise Malformed("", f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
+            raise Malformed("", f"refusing to read {what}: a certificate is a regular file (or - for standard input)")
+        with os.fdopen(fd, "rb", closefd=True) as fh:
+            fd = -1
+            return _read_bounded(fh, limits)
+    except OSError as exc:
+        raise Malformed("", f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _read_bounded(fh, limits: Limits) -> bytes:
+    data = fh.read(limits.max_file_bytes + 1)
+    if len(data) > limits.max_file_bytes:
+        raise LimitExceeded("", f"the file has more than max_file_bytes = {limits.max_file_bytes} bytes")
+    return data
 
 
 def check_file(path: str, limits: Limits | None = None) -> Verdict:
+    """Check one file (``-`` = standard input): read it within the limits, then check it."""
     limits = limits or Limits()
     try:
-        size = os.path.getsize(path)
-        if size > limits.max_file_bytes:
-            return Verdict(path, 3, pointer="", reason=f"file of {size} bytes is over the limit {limits.max_file_bytes}")
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        return Verdict(path, MALFORMED, reason=f"cannot read the file: {exc.strerror or exc}")
+        data = read_input(path, limits)
+    except Rejection as rej:
+        return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
+    except MemoryError:
+        return Verdict(path, LIMIT, reason="out of memory while reading the file")
     return check_bytes(data, path, limits)
 
 

@@ -1,27 +1,73 @@
-"""`python -m kernelbounds.checker FILE...`: the checker alone, for reviewers."""
+"""`python -m kernelbounds.checker FILE...`: the checker alone, for reviewers.
+
+``kernelbounds check`` is this same front end (``add_arguments`` and ``run``), so both
+take the same options, print the same lines and return the same exit codes.  One line
+per file (``-`` reads standard input); ``-v`` adds indented route lines under a valid
+verdict.  A closed output pipe stops the printing quietly but not the checking: the exit
+code is still the most severe verdict.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import Limits, check_file, worst_code
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m kernelbounds.checker", description="Check kernelbounds certificates.")
-    parser.add_argument("files", nargs="+", metavar="FILE")
-    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a work limit, e.g. rank_m=8")
-    args = parser.parse_args(argv)
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="certificate files; - reads standard input")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a checker limit, e.g. work_budget=10**9 written out (see docs/cli.md)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every verification route and the check time")
+
+
+def parse_limits(items: list[str]) -> Limits:
+    """Limits with NAME=INTEGER overrides (ValueError names the bad one)."""
+    overrides = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"expected NAME=INTEGER, got {item!r}")
+        try:
+            overrides[name] = int(value)
+        except ValueError:
+            raise ValueError(f"{name} needs an integer, got {value!r}") from None
+        if overrides[name] < 0:
+            raise ValueError(f"{name} must be >= 0")
+    return Limits().with_overrides(**overrides)
+
+
+def run(args, prog: str = "python -m kernelbounds.checker") -> int:
     try:
-        overrides = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
-        limits = Limits().with_overrides(**overrides)
+        limits = parse_limits(args.limit)
     except ValueError as exc:
-        parser.error(f"bad --limit: {exc}")
-    verdicts = [check_file(f, limits) for f in args.files]
-    for v in verdicts:
-        print(v.render())
+        print(f"{prog}: error: bad --limit: {str(exc).encode('ascii', 'backslashreplace').decode()}", file=sys.stderr)
+        return 2
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    verdicts, printing = [], True
+    for path in args.files:
+        verdict = check_file(path, limits)
+        verdicts.append(verdict)
+        if printing:
+            try:
+                print(verdict.render(args.verbose), flush=True)
+            except BrokenPipeError:  # the reader went away (e.g. `| head`): keep checking, stop printing
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                printing = False
     return worst_code(verdicts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m kernelbounds.checker", description="Check kernelbounds certificates.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from math import lcm
 
 from .errors import Invalid, Malformed
 from .jsonread import Node
+from .text import show
 
 FORMAT = "kernelbounds-certificate"
 VERSIONS = (1, 2)  # v2 = v1 plus the kinds and fields of docs/certificate-format-v2.md
@@ -19,14 +20,14 @@ def scale_to_ints(values: list[Fraction]) -> tuple[list[int], int]:
 
 
 def rat(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    """A rational for a message: exact when short, abbreviated (digit count) when long."""
+    return show(x)
 
 
 def expect_equal(node: Node, claimed, derived, what: str) -> None:
     """Reject when a claimed number differs from the re-derived one."""
     if claimed != derived:
-        shown = rat(derived) if isinstance(derived, Fraction) else derived
-        raise Invalid(node.pointer, f"claims {what} = {node.value!r}, but the checker derives {shown}")
+        raise Invalid(node.pointer, f"claims {what} = {show(node.value)}, but the checker derives {show(derived)}", derived=derived)
 
 
 def read_header(doc: Node) -> str:
@@ -35,10 +36,10 @@ def read_header(doc: Node) -> str:
         raise Malformed("", "a certificate must be a JSON object")
     fmt = doc["format"].str()
     if fmt != FORMAT:
-        raise Malformed("/format", f"unknown format {fmt!r}; expected {FORMAT!r}")
+        raise Malformed("/format", f"unknown format {show(fmt)}; expected {FORMAT!r}")
     version = doc["version"]
     if version.int() not in VERSIONS:
-        raise Malformed("/version", f"unsupported format version {version.value}; this checker reads versions {', '.join(map(str, VERSIONS))}")
+        raise Malformed("/version", f"unsupported format version {show(version.value)}; this checker reads versions {', '.join(map(str, VERSIONS))}")
     return doc["kind"].str()
 
 
@@ -59,3 +60,37 @@ class Outcome:
         self.summary = summary
         self.routes = routes or []
         self.version = version  # the least format version that has every kind and field used
+
+
+# ----------------------------------------------------------------- sizing for work(...)
+# Tolerant readers: a work estimate sizes the document without deciding anything, so a
+# value of the wrong type counts as a default here and is rejected later by `check`.
+
+
+def sized(node: Node, key: str | int) -> object:
+    """The raw JSON value at node[key], or None when absent."""
+    v = node.value
+    if isinstance(key, str):
+        return v.get(key) if isinstance(v, dict) else None
+    return v[key] if isinstance(v, list) and -len(v) <= key < len(v) else None
+
+
+def length(value: object) -> int:
+    return len(value) if isinstance(value, (list, str)) else 0
+
+
+def small_int(value: object, default: int, lo: int = 0, hi: int | None = None) -> int:
+    """An integer field for sizing: the value if it is an int within [lo, hi], else default."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        return default
+    return value
+
+
+def height(value: object) -> int:
+    """Bits of a rational string "p/q" (numerator + denominator), from its length."""
+    return len(value) * 10 // 3 + 2 if isinstance(value, str) else 64
+
+
+def heights(value: object) -> list[int]:
+    """Heights of a list of rational strings (empty for anything else)."""
+    return [height(x) for x in value] if isinstance(value, list) else []

@@ -11,10 +11,11 @@ class Rejection(Exception):
 
     code = INVALID
 
-    def __init__(self, pointer: str, reason: str):
+    def __init__(self, pointer: str, reason: str, derived: object = None):
         super().__init__(f"{pointer or '/'}: {reason}")
         self.pointer = pointer
         self.reason = reason
+        self.derived = derived  # for a false claim: the exact value the checker derives (never printed whole)
 
 
 class Invalid(Rejection):

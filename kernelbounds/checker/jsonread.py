@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 
 from .errors import LimitExceeded, Malformed, pointer_join
+from .text import show
 
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 MAX_DIGITS = 4000
@@ -21,7 +22,7 @@ def _no_duplicates(pairs):
     obj = {}
     for key, value in pairs:
         if key in obj:
-            raise ValueError(f"duplicate key {key!r}")
+            raise ValueError(f"duplicate key {show(key)}")
         obj[key] = value
     return obj
 
@@ -75,9 +76,9 @@ class Node:
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.fail(f"expected an integer, got {type(v).__name__}")
         if limit is not None and v > limit:
-            raise LimitExceeded(self.pointer, f"{v} is over the configured limit {limit}")
+            raise LimitExceeded(self.pointer, f"{show(v)} is over the configured limit {limit}")
         if lo is not None and v < lo or hi is not None and v > hi:
-            raise self.fail(f"integer {v} outside the allowed range [{lo}, {hi}]")
+            raise self.fail(f"integer {show(v)} outside the allowed range [{lo}, {hi}]")
         return v
 
     def bool(self) -> bool:
@@ -90,13 +91,13 @@ class Node:
         if not isinstance(v, str):
             raise self.fail(f"expected a string, got {type(v).__name__}")
         if choices is not None and v not in choices:
-            raise self.fail(f"unknown value {v!r}; expected one of {', '.join(choices)}")
+            raise self.fail(f"unknown value {show(v)}; expected one of {', '.join(choices)}")
         return v
 
     def rational(self) -> Fraction:
         v = self.str()
         if len(v) > MAX_DIGITS or not _RATIONAL.fullmatch(v):
-            raise self.fail(f"expected a rational 'p' or 'p/q' (q > 0), got {v[:40]!r}")
+            raise self.fail(f"expected a rational 'p' or 'p/q' (q > 0), got {show(v[:40])}")
         return Fraction(v)
 
     def list(self, max_len: int, length: int | None = None) -> list[Node]:
@@ -111,6 +112,6 @@ class Node:
 
     def token(self, m: int) -> int:
         v = self.str()
-        if len(v) != m or any(ch not in "01" for ch in v):
+        if len(v) != m or v.strip("01"):
             raise self.fail(f"expected a token: a string of {m} characters '0'/'1'")
         return int(v[::-1], 2)

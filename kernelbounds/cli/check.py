@@ -1,24 +1,20 @@
-"""`kernelbounds check`: the independent checker on certificate files."""
+"""`kernelbounds check`: the independent checker on certificate files.
+
+The same front end as ``python -m kernelbounds.checker`` (kernelbounds/checker/__main__.py):
+same options, output lines and exit codes.
+"""
 
 from __future__ import annotations
 
-from ..checker import check_file, worst_code
-from ._common import limits_from
+from ..checker.__main__ import add_arguments
+from ..checker.__main__ import run as run_checker
 
 
 def register(sub) -> None:
     p = sub.add_parser("check", help="check certificate files with the independent checker")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a checker limit (see docs/cli.md)")
-    p.add_argument("-v", "--verbose", action="store_true", help="print every verification route")
+    add_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    limits = limits_from(args.limit)
-    verdicts = []
-    for path in args.files:
-        verdict = check_file(path, limits)
-        verdicts.append(verdict)
-        print(verdict.summary and not args.verbose and verdict.ok and f"VALID {path}: {verdict.summary}" or verdict.render())
-    return worst_code(verdicts)
+    return run_checker(args, prog="kernelbounds check")

@@ -252,6 +252,8 @@ def _transcript(doc) -> bool | None:
     if len({inp[:q] for inp in inputs}) > 1:
         return False
     vectors = [tuple(min_ip_target(inp, i) for i in range(q)) for inp in inputs]
+    if any(a > doc["s"] for vec in vectors for a in vec):  # answers lie in 0..s
+        return False
     if len(set(vectors)) != len(vectors):
         return False
     return doc["claims"]["answer_vectors"] == len(vectors) and doc["claims"]["bits"] == binary_bits(len(vectors))
@@ -320,15 +322,199 @@ def _round_robin(streams, total: int):
                 return
 
 
+# ----------------------------------------------------------------- coordinated mutants
+
+
+def _json_value(x):
+    """A derived value as the certificate writes it (rationals as strings)."""
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return x
+
+
+def _set_pointer(doc, pointer: str, value):
+    path = [int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~") for p in pointer.strip("/").split("/")]
+    return _set(doc, tuple(path), value)
+
+
+def settle(doc: dict, limits=None, rounds: int = 12):
+    """Set every claimed number to what the checker derives, repeatedly, until the checker
+    accepts or rejects for a reason other than a claim: (doc, verdict, claims fixed)."""
+    from ..checker import Limits
+
+    limits = limits or Limits()
+    for step in range(rounds + 1):
+        verdict = check_bytes(canonical_json(doc).encode(), limits=limits)
+        if not (verdict.code == 1 and verdict.derived is not None and verdict.pointer.startswith("/claims/")) or step == rounds:
+            return doc, verdict, step
+        doc = _set_pointer(doc, verdict.pointer, _json_value(verdict.derived))
+    return doc, verdict, rounds
+
+
+def _retoken(value, m_new: int):
+    """Tokens padded with zeros (or cut) to m_new bits, everywhere in a value."""
+    if isinstance(value, str) and value and set(value) <= {"0", "1"}:
+        return (value + "0" * m_new)[:m_new]
+    if isinstance(value, list):
+        return [_retoken(v, m_new) for v in value]
+    if isinstance(value, dict):
+        return {k: _retoken(v, m_new) for k, v in value.items()}
+    return value
+
+
+def data_mutants(doc: dict, rng: random.Random, limit: int) -> Iterator[tuple[str, dict]]:
+    """Single changes of the data (never of a claim): every single-field mutant outside
+    /claims, plus m changed consistently (every token padded or cut, lists of length m+1
+    and score-matrix rows extended) for m+1, m+2, 2m and m-1."""
+    made = 0
+    if isinstance(doc.get("m"), int):
+        for m_new in (doc["m"] + 1, doc["m"] + 2, 2 * doc["m"], doc["m"] - 1):
+            if m_new < 1:
+                continue
+            mutant = {k: (_retoken(v, m_new) if k not in ("claims", "format", "kind") else copy.deepcopy(v)) for k, v in doc.items()}
+            mutant["m"] = m_new
+            _extend_per_bit_lists(mutant, m_new)
+            made += 1
+            yield f"/m={m_new} (consistent)", mutant
+    for pointer, mutant in mutants(doc, rng, limit):
+        if made >= limit:
+            return
+        if not pointer.startswith("/claims"):
+            made += 1
+            yield pointer, mutant
+
+
+def _extend_per_bit_lists(doc: dict, m: int) -> None:
+    kernel = doc.get("head", {}).get("kernel") if "head" in doc else doc.get("kernel")
+    if not isinstance(kernel, dict):
+        return
+    for key in ("differences", "h"):
+        if isinstance(kernel.get(key), list):
+            kernel[key] = (kernel[key] + ["0"] * (m + 1))[: m + 1]
+    for key in ("W_Q", "W_K"):
+        if isinstance(kernel.get(key), list):
+            kernel[key] = [(row + [0] * m)[:m] for row in kernel[key]]
+    up = doc.get("upper")
+    if isinstance(up, dict) and isinstance(up.get("differences"), list):
+        up["differences"] = (up["differences"] + ["0"] * (m + 1))[: m + 1]
+
+
+def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0) -> dict:
+    """About `total` coordinated mutants over the seeds; per kind: tried, accepted,
+    confirmed true by the spec oracle (lab/spec_oracle.py), not judged (too large for
+    its literal routes), false accepts, exit 4, and the slowest verdict."""
+    import time
+
+    from .spec_oracle import judge
+
+    rng = random.Random(seed)
+    streams = [(doc, data_mutants(doc, rng, total)) for doc in seeds()]
+    stats: dict = {}
+    for doc, pointer, mutant in _round_robin(streams, total):
+        row = stats.setdefault(doc["kind"], Counter(tried=0, accepted=0, true=0, not_judged=0, false_accepts=0, exit4=0))
+        row.setdefault("slowest_s", 0.0)
+        t0 = time.perf_counter()
+        settled, verdict, fixed = settle(mutant)
+        row["slowest_s"] = max(row["slowest_s"], time.perf_counter() - t0)
+        row["tried"] += 1
+        row["claims_fixed"] += fixed
+        if verdict.code == 4:
+            row["exit4"] += 1
+            stats.setdefault("internal errors", []).append((doc["kind"], pointer, verdict.reason))
+        if verdict.code != 0:
+            row[f"exit{verdict.code}_final"] += 1
+            continue
+        row["accepted"] += 1
+        judged = judge(settled)
+        if judged is True:
+            row["true"] += 1
+        elif judged is None:
+            row["not_judged"] += 1
+        else:
+            row["false_accepts"] += 1
+            stats.setdefault("false accepts", []).append((doc["kind"], pointer))
+    return stats
+
+
+def hostile_campaign(folder: str | None = None) -> dict:
+    """Every hostile file (lab/hostile.py) under the default limits: counts by class,
+    unexpected verdicts, exit 4, forged lines (a verdict not on exactly one printable
+    line), the slowest verdict and the process's peak memory."""
+    import resource
+    import tempfile
+    import time
+
+    from ..checker import check_file
+    from . import hostile
+
+    out = Counter(files=0, unexpected=0, exit4=0, forged_lines=0)
+    out["slowest_s"], worst = 0.0, ""
+    with tempfile.TemporaryDirectory() as tmp:
+        items = [(n, d, e) for n, d, e in hostile.all_items()]
+        for name, data, expected in items:
+            path = f"{folder or tmp}/{len(name)}-{out['files']}.json"
+            with open(path, "wb") as fh:
+                fh.write(data)
+            t0 = time.perf_counter()
+            verdict = check_file(path)
+            _tally(out, name, verdict, expected, time.perf_counter() - t0)
+        for name, path, expected in hostile.special_files(tmp):
+            t0 = time.perf_counter()
+            _tally(out, name, check_file(path), expected, time.perf_counter() - t0)
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return out
+
+
+def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
+    out["files"] += 1
+    out[f"exit {verdict.code}"] += 1
+    out["exit4"] += verdict.code == 4
+    line = verdict.render(verbose=False)
+    out["forged_lines"] += ("\n" in line) or not line.isprintable()
+    if verdict.code not in expected:
+        out["unexpected"] += 1
+        out.setdefault("unexpected files", []).append(f"{name}: {line[:200]}")
+    if seconds > out["slowest_s"]:
+        out["slowest_s"], out["slowest"] = seconds, name
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m kernelbounds.lab.fuzz [TOTAL] [SEED]``: a campaign; exit 1 on any false accept."""
+    """``python -m kernelbounds.lab.fuzz [TOTAL] [SEED] [--coordinated N] [--hostile]``:
+    campaigns; exit 1 on any false accept, exit 4 or unexpected hostile verdict."""
     import argparse
     import time
 
     ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.fuzz", description=main.__doc__)
     ap.add_argument("total", nargs="?", type=int, default=30000)
     ap.add_argument("seed", nargs="?", type=int, default=1)
+    ap.add_argument("--coordinated", type=int, default=0, metavar="N", help="also N coordinated mutants (claims re-derived), judged by the spec oracle")
+    ap.add_argument("--hostile", action="store_true", help="also every hostile file under the default limits")
     args = ap.parse_args(argv)
+    bad = 0
+    if args.coordinated:
+        t0 = time.perf_counter()
+        stats = coordinated_campaign(args.coordinated, args.seed)
+        print("| kind | coordinated mutants | accepted | confirmed true | not judged | false accepts | exit 4 | slowest verdict (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+        for kind, row in sorted((k, v) for k, v in stats.items() if isinstance(v, Counter)):
+            print(f"| {kind} | {row['tried']} | {row['accepted']} | {row['true']} | {row['not_judged']} | {row['false_accepts']} | {row['exit4']} | {row['slowest_s']:.2f} |")
+            bad += row["false_accepts"] + row["exit4"]
+        for key in ("false accepts", "internal errors"):
+            for item in stats.get(key, [])[:20]:
+                print(f"{key}: {item}")
+        print(f"seconds: {time.perf_counter() - t0:.1f}")
+    if args.hostile:
+        t0 = time.perf_counter()
+        out = hostile_campaign()
+        print("| hostile files | count |\n|---|---:|")
+        for key, value in out.items():
+            if not isinstance(value, list):
+                print(f"| {key} | {value if not isinstance(value, float) else f'{value:.2f}'} |")
+        for item in out.get("unexpected files", []):
+            print(f"unexpected: {item}")
+        bad += out["unexpected"] + out["exit4"] + out["forged_lines"]
+        print(f"seconds: {time.perf_counter() - t0:.1f}")
+    if args.total == 0:
+        return 1 if bad else 0
     t0 = time.perf_counter()
     counts = campaign(args.total, args.seed)
     print("| outcome | count |\n|---|---:|")
@@ -339,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         for kind, pointer in counts.get(key, [])[:20]:
             print(f"{key}: {kind} {pointer}")
     print(f"seconds: {time.perf_counter() - t0:.1f}")
-    return 1 if counts.get("FALSE ACCEPT") else 0
+    return 1 if counts.get("FALSE ACCEPT") or bad else 0
 
 
 if __name__ == "__main__":

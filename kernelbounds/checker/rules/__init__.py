@@ -1,19 +1,24 @@
-"""The registry of certificate kinds: kind -> rule (each rule is one module)."""
+"""The registry of certificate kinds: kind -> rule module.
+
+Each rule module exposes ``check(doc, limits) -> Outcome`` and
+``work(doc, limits) -> int`` (the protocol is in kernelbounds/checker/__init__.py and
+docs/soundness.md, "Work estimate").  A new kind adds its module here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from types import ModuleType
 
-from ..jsonread import Node
-from ..limits import Limits
-from ..common import Outcome
 from . import construction, lowerbound, rank, transcript
 
-Rule = Callable[[Node, Limits], Outcome]
-
-REGISTRY: dict[str, Rule] = {
-    "construction": construction.check,
-    "lower-bound": lowerbound.check,
-    "rank": rank.check,
-    "transcript": transcript.check,
+REGISTRY: dict[str, ModuleType] = {
+    "construction": construction,
+    "lower-bound": lowerbound,
+    "rank": rank,
+    "transcript": transcript,
 }
+
+
+def missing_protocol() -> list[str]:
+    """Kinds whose module lacks ``check`` or ``work`` (a test asserts there are none)."""
+    return sorted(k for k, mod in REGISTRY.items() if not (callable(getattr(mod, "check", None)) and callable(getattr(mod, "work", None))))

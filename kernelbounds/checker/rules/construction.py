@@ -17,14 +17,14 @@ from fractions import Fraction
 from itertools import combinations_with_replacement, islice
 from math import comb, lcm
 
-from ..common import Outcome, expect_equal, rat, scale_to_ints
-from ..errors import Invalid
+from ..common import Outcome, expect_equal, height, heights, rat, scale_to_ints, sized, small_int
+from ..text import show
+from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, require
+from ..limits import Limits, exhaustive_inputs, frac, mul, op, words
 
 HALF = Fraction(1, 2)
 MAX_FEATURE_DIM = 1024
-CLASS_WORD_BITS = 512  # integers up to this size cost one unit of class work
 
 
 class TensorPower:
@@ -58,9 +58,6 @@ class TensorPower:
     def level_weight(self, level: int) -> Fraction:
         return self.c**level
 
-    def weight_bits(self) -> int:
-        """An upper bound on the bits of c^l, l <= m, over one common denominator."""
-        return self.m * _bits(self.c)
 
     def row(self, q: int) -> list[int]:
         """[a(q, z) * D^m for z = 0 .. 2^m-1], built bit by bit from G."""
@@ -115,9 +112,6 @@ class SoftmaxBilinear:
     def level_weight(self, level: int) -> Fraction:
         return self.b ** (self.g * level)
 
-    def weight_bits(self) -> int:
-        """An upper bound on the bits of b^(g l), l <= m, over one common denominator."""
-        return abs(self.g) * self.m * _bits(self.b)
 
     def row(self, q: int) -> list[int]:
         """[b^s(q,z) scaled by one positive constant], s from W_Q^T W_K literally."""
@@ -165,9 +159,6 @@ class LevelExpansion:
     def level_weight(self, level: int) -> Fraction:
         return self.h[level]
 
-    def weight_bits(self) -> int:
-        """An upper bound on the bits of h(0..m) over one common denominator."""
-        return sum(_bits(x) for x in self.h)
 
     def row(self, q: int) -> list[int]:
         """[a(q, z) * D]: by explicit features when m <= 6, else by sum_j g_j C(<q,z>, j)."""
@@ -191,21 +182,6 @@ class LevelExpansion:
 
 
 KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear, "level-expansion": LevelExpansion}
-
-
-def _bits(x: Fraction) -> int:
-    return x.numerator.bit_length() + x.denominator.bit_length()
-
-
-def _readout_bits(readout: tuple[Fraction, Fraction, Fraction], m: int) -> int:
-    """Bits of the score alpha l + beta p + gamma, up to a constant."""
-    return sum(_bits(x) for x in readout) + 2 * m.bit_length() + 2
-
-
-def work_level_classes(m: int, n: int, bits: int) -> int:
-    """Work of route C2: C(m+n, n) classes, each a few products of integers of about
-    `bits` bits (cost ~ (1 + bits/CLASS_WORD_BITS)^2 units; one unit measured ~0.2 us)."""
-    return comb(m + n, n) * (1 + bits // CLASS_WORD_BITS) ** 2
 
 
 def _extreme_count(m: int, n: int) -> int:
@@ -332,11 +308,9 @@ def check(doc: Node, limits: Limits) -> Outcome:
     ktype = head["kernel"]["type"].str(tuple(KERNELS))
     head["values"].obj({"type"})["type"].str(("identity",))
     readout = _readout(head["readout"])
+    plan = Plan(doc, limits)
     classes = comb(m + n, n)
-    require(classes <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", classes, limits.max_level_classes)
     kernel = KERNELS[ktype](head["kernel"], m)
-    work = work_level_classes(m, n, kernel.weight_bits() + _readout_bits(readout, m))
-    require(work <= limits.max_level_classes, "/head", f"the level-class work (classes x (1 + bits/{CLASS_WORD_BITS})^2)", work, limits.max_level_classes)
     claims = doc["claims"].obj(kernel.claim_fields)
     claimed_error = claims["worst_error"].rational()
     routes: list[str] = []
@@ -355,21 +329,94 @@ def check(doc: Node, limits: Limits) -> Outcome:
         raise Invalid("/head", f"the extreme classes give the worst error {extreme and rat(extreme)}, the classes {rat(worst)}: a checker inconsistency")
     routes.append(f"extreme classes: the {_extreme_count(m, n)} classes (|q|, t, u, ..., u) agree, worst at {extreme_witness}")
 
-    if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
+    if plan.exhaustive is not None:
         literal = worst_exhaustive(kernel, readout, m, n)
         if literal != worst:
             raise Invalid("/head", f"the literal head's worst error over all inputs is {literal and rat(literal)}, not {rat(worst)}")
         routes.append(f"exhaustive: all {exhaustive_inputs(m, n)} (query, other tokens) inputs over {{0,1}}^{m} agree")
     else:
-        routes.append(f"exhaustive: skipped (over the limit of {limits.exhaustive_inputs} inputs)")
+        why = f"over the limit of {limits.exhaustive_inputs} inputs" if m > 24 or exhaustive_inputs(m, n) > limits.exhaustive_inputs else "over the work budget"
+        routes.append(f"exhaustive: skipped ({why})")
 
     features = kernel.check_claims(claims, routes)
-    if m <= limits.rank_m:
+    if plan.flint is not None:
         r = flint_rank(kernel, m)
         expect_equal(claims["kernel_rank"], claims["kernel_rank"].value, r, "the kernel rank (FLINT exact rank)")
         routes.append(f"FLINT: exact rank of the {2**m} x {2**m} kernel matrix is {r}")
     summary = (
-        f"construction {label!r} (m={m}, n={n}): {features} solves Min-IP at every position "
+        f"construction {show(label)} (m={m}, n={n}): {features} solves Min-IP at every position "
         f"of every length-{n} input, worst error {rat(worst)} < 1/2"
     )
     return Outcome(summary, routes)
+
+
+# ----------------------------------------------------------------- work estimate
+
+
+class Plan:
+    """The work of each route, sized from the document before any work (docs/soundness.md).
+
+    ``core`` is the mandatory work (reading, kernel facts, the class route C2, the rank
+    formulas C4); the optional routes C3 (exhaustive) and FLINT run only when their old
+    limit allows them and core + route stays within the budget (both functions decide
+    the same way).  ``entry_bits`` bounds the height of a kernel weight w(l), l <= m."""
+
+    def __init__(self, doc: Node, limits: Limits):
+        doc.obj({"format", "version", "kind", "construction", "m", "n", "positions", "head", "claims"})
+        m = doc["m"].int(1, limit=limits.max_m)
+        n = doc["n"].int(1, limit=limits.max_n)
+        head = doc["head"]
+        kernel = sized(head, "kernel")
+        kernel = kernel if isinstance(kernel, dict) else {}
+        readout = sized(head, "readout")
+        readout = readout if isinstance(readout, dict) else {}
+        h_read = sum(height(readout.get(k)) for k in ("alpha", "beta", "gamma")) + 2 * m.bit_length()
+        ktype = kernel.get("type")
+        classes = comb(m + n, n)
+        if classes > limits.max_level_classes:
+            raise LimitExceeded("/m", f"the number of level classes C(m+n, n) would be {show(classes)}, over the limit {limits.max_level_classes}")
+        read, entry = 50 * (m + n), 64
+        if ktype == "tensor-power":
+            vecs = [heights(kernel.get(k)) for k in ("f0", "f1", "g0", "g1")]
+            d = max(len(v) for v in vecs)
+            h_gram = sum(max(v, default=64) for v in vecs) * max(d, 1)  # a sum of d products
+            read += 4 * d * 4 * frac(h_gram) + sum(sum(v) for v in vecs)
+            entry = m * h_gram
+        elif ktype == "softmax-bilinear":
+            b_bits = height(kernel.get("exp_beta"))
+            rows = [sized(Node(kernel), k) for k in ("W_Q", "W_K")]
+            rows = [r if isinstance(r, list) else [] for r in rows]
+            d = max(len(rows[0]), len(rows[1]))
+            col = [[small_int(sized(Node(r), 0), 2**20, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
+            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else d * 2**40
+            read += 2 * d * m * 4 + 3 * d * m * m  # the entries and W_Q^T W_K
+            entry = max(g, 1) * m * b_bits
+        elif ktype == "level-expansion":
+            hs = heights(kernel.get("differences"))
+            h_h = sum(hs[: m + 1]) + m + 64  # h(l) = sum_j g_j C(l, j)
+            read += (m + 1) ** 2 * (2 * frac(h_h) + mul(m)) + (m + 1) * frac(h_h)
+            entry = h_h
+        h_class = entry + h_read + 64
+        powers = (m + 1) ** 2 * (mul(entry) * max(entry.bit_length(), 1) + frac(h_class))
+        self.core = read + powers + classes * ((2 * n + 6) * frac(h_class) + n)
+        self.m, self.n, self.entry = m, n, entry
+        self.exhaustive = None
+        if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
+            inputs = exhaustive_inputs(m, n)
+            rows_work = 2**m * (2**m * (mul(entry) + 6 * frac(h_read) + 6) + (m + 1) ** 2 * mul(entry))  # kernel row, readout row scaled
+            self.exhaustive = rows_work + inputs * (n * (2 * mul(entry + h_read) + 6 + op(m)) + 6 * mul(2 * entry + h_read) + 20)
+        self.flint = None
+        if m <= limits.rank_m:
+            side = 2**m
+            self.flint = side * side * mul(entry) + side**3 * words(entry + 2 * m) // 8
+        self.total = self.core
+        for route in ("exhaustive", "flint"):
+            cost = getattr(self, route)
+            if cost is not None and self.total + cost > limits.work_budget:
+                setattr(self, route, None)
+            elif cost is not None:
+                self.total += cost
+
+
+def work(doc: Node, limits: Limits) -> int:
+    return Plan(doc, limits).total

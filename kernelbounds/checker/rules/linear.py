@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..common import Outcome, expect_equal, rat
+from ..common import Outcome, expect_equal, length, rat, sized
+from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits
-from .lowerbound import SCOPE, least_rank, read_schedules
+from ..limits import Limits, op
+from .lowerbound import SCOPE, l3_work, least_rank, read_schedules
 
 
 def independent(rows: list[int]) -> bool:
@@ -77,13 +78,23 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Out
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
     name = code["name"].str() if code.has("name") else "linear"
     routes = [
-        f"linear code {name}: {k_dim} independent rows, 2^{k_dim} codewords enumerated, d_min = {d_min}, N = {size} words of weight {w}",
+        f"linear code {show(name)}: {k_dim} independent rows, 2^{k_dim} codewords enumerated, d_min = {d_min}, N = {size} words of weight {w}",
         f"every gap >= ceil(d_min/2) = {g}; chains {list(levels)} (last link stretched), P >= {product}",
-        f"L3 (uniform): k = {k}, N^2/(N + N(N-1)/P^(2k)) = {float(x):.6g} (exactly {rat(x) if len(rat(x)) < 80 else '...'}), so r >= {bound}",
+        f"L3 (uniform): k = {k}, N^2/(N + N(N-1)/P^(2k)) = {float(x):.6g} (exactly {rat(x)}), so r >= {bound}",
         f"witness family (rule chains-prefix-v1): {count} inputs",
     ]
     summary = (
         f"lower bound (m={m}, n={n}, {variant}): {SCOPE[variant]} that solves the {count}-input witness family "
-        f"of the {size} weight-{w} words of {name} has feature rank r >= {bound} (upper bound 2^{m})"
+        f"of the {size} weight-{w} words of {show(name)} has feature rank r >= {bound} (upper bound 2^{m})"
     )
     return Outcome(summary, routes)
+
+
+def work_linear(doc: Node, m: int, n: int, k: int, sched, limits: Limits) -> int:
+    """Gaussian elimination (dim^2), the 2^dim codewords (Gray code, one xor and one
+    popcount each), and the uniform L3 inequality with one product."""
+    lin = sized(doc["code"], "linear")
+    gen = sized(Node(lin), "generator") if isinstance(lin, dict) else None
+    dim = min(length(gen), limits.max_linear_dim)
+    total = dim * (m + 20) + dim * dim * 3 * op(m) + 2**dim * (4 * op(m) + 6)
+    return total + l3_work(2**dim, k, [b for _, _, b in sched][:1])

@@ -14,16 +14,19 @@ from collections import Counter
 from fractions import Fraction
 from math import comb
 
-from ..common import Outcome, expect_equal, rat
+from ..common import Outcome, expect_equal, length, rat, sized, small_int
+from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, require
+from ..limits import Limits, frac, mul, op, require
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 SCOPE = {
     "position-independent": "every normalized head with a nonnegative kernel",
     "position-dependent": "every normalized head with position-dependent maps and a nonnegative kernel for every pair of positions",
-    "causal": "every causal normalized head with a nonnegative kernel, scored at its final position,",
+    # one placement per link (the query last, then a, b, ..., b): L1 needs the key maps to be
+    # the same at every key position, so the claim is for position-independent causal heads
+    "causal": "every causal normalized head whose maps do not depend on position (one placement per link), with a nonnegative kernel, scored at its final position,",
 }
 MAX_K = 256
 
@@ -190,7 +193,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     expect_equal(claims["bound"], claims["bound"].int(1), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {rat(x)})")
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
     routes = [
-        f"code: N = {big_n} distinct words, every ordered pair has a schedule; chain products {dict(sorted(products.items()))}",
+        f"code: N = {big_n} distinct words, every ordered pair has a schedule; chain products {show(dict(sorted(products.items())))}",
         f"L3: k = {k}, N^2/(N+S_k) = {float(x):.4f} (exactly {rat(x)}), so C(r+k-1, k) > it forces r >= {bound}",
         f"witness family (rule chains-v1): {count} inputs",
     ]
@@ -222,3 +225,57 @@ def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, l
         raise Invalid(node.pointer, f"{len(listed) - len(expected)} listed inputs are not in the rule's family")
     if len(listed) != count:
         raise Invalid(node.pointer, f"the listed family has {len(listed)} inputs, the count gives {count}")
+
+
+# ----------------------------------------------------------------- work estimate
+
+
+def schedule_sizes(doc: Node, n: int, m: int) -> list[tuple[int, int, int]]:
+    """Per schedule (links, sum of intermediate levels, bits of its chain product), read
+    tolerantly (bad values are rejected later by read_schedules)."""
+    out = []
+    items = sized(doc, "schedules")
+    for s in items if isinstance(items, list) else []:
+        levels = s.get("levels") if isinstance(s, dict) else None
+        levels = [small_int(x, 0, 0, m) for x in levels] if isinstance(levels, list) else []
+        steps = [b - a for a, b in zip(levels, levels[1:])]
+        bits = sum(((n - 2) * max(d - 1, 1)).bit_length() for d in steps)
+        out.append((len(steps), sum(levels[1:-1]), bits))
+    return out[: m + 1]
+
+
+def l3_work(n_words: int, k: int, product_bits: list[int]) -> int:
+    """S_k = sum_P c_P / P^(2k) over the distinct products, X = N^2 / (N + S_k), and the
+    doubling-and-bisection search for the least r (r <= N + 1 since C(r+k-1, k) >= r)."""
+    h_s = sum(2 * k * b + 64 for b in product_bits) + 2 * n_words.bit_length()
+    powers = sum(mul(2 * k * b) * (2 * k).bit_length() for b in product_bits)
+    steps = 2 * (n_words + 2).bit_length() + 4
+    comb_bits = k * (n_words + k + 2).bit_length()
+    return powers + (len(product_bits) + 4) * frac(h_s) + steps * (k * mul(comb_bits) + frac(h_s + comb_bits))
+
+
+def work(doc: Node, limits: Limits) -> int:
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"})
+    m = doc["m"].int(1, limit=limits.max_m)
+    n = doc["n"].int(3, limit=limits.max_n)
+    k = small_int(sized(doc["claims"], "k"), MAX_K, 1, MAX_K)
+    sched = schedule_sizes(doc, n, m)
+    if doc["code"].has("linear"):
+        from .linear import work_linear
+
+        return work_linear(doc, m, n, k, sched, limits)
+    words = sized(doc["code"], "words")
+    big_n = len(words) if isinstance(words, list) else 0
+    chain = [(links + 1) * 4 + (inter + links) * 4 * op(m) for links, inter, _ in sched]
+    per_link = n - 1 if sized(doc, "variant") == "position-dependent" else 1
+    total = big_n * (m + 20) + big_n * big_n * (6 * op(m) + 4)  # tokens, then every ordered pair's gap
+    total += big_n * (sum(chain) + 4 * big_n)  # row counts: one chain per (row, gap) at most
+    total += l3_work(big_n, k, [b for _, _, b in sched])
+    witness = sized(doc, "witness")
+    listed = witness.get("inputs") if isinstance(witness, dict) else None
+    if listed is not None:
+        longest = max((links for links, _, _ in sched), default=1)
+        family = big_n * (1 + (big_n - 1) * 2 * longest * per_link)
+        total += big_n * big_n * max(chain, default=1) + family * (n * 3 + 10)  # rows, then the family's tuples
+        total += length(listed) * n * (4 * op(m) + 3)  # reading and hashing the listed inputs
+    return total
