@@ -48,7 +48,7 @@ def fixed(a: np.ndarray) -> tuple[list, int]:
     e = ex.astype(np.int64) - 53
     nz = mi != 0
     E = int(-e[nz].min()) if nz.any() else 0
-    flat = [int(k) << int(s + E) for k, s in zip(mi.ravel().tolist(), e.ravel().tolist())]
+    flat = [(k << (s + E)) if k else 0 for k, s in zip(mi.ravel().tolist(), e.ravel().tolist())]
     out = np.empty(len(flat), dtype=object)
     out[:] = flat
     return out.reshape(a.shape), E

@@ -72,9 +72,11 @@ class Recipe:
     init: float = 0.1  # std of the initial attention weights (W_Q, W_K)
     readout_init: str = "random"  # "random" or "identity" (U = V = I)
     dv: int | None = None
+    wd: float = 0.0  # decoupled weight decay on W_Q, W_K (AdamW)
 
     def describe(self) -> str:
-        return f"Adam lr {self.lr} (cosine), {self.steps} steps, batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}"
+        wd = f", weight decay {self.wd} on W_Q, W_K" if self.wd else ""
+        return f"Adam lr {self.lr} (cosine), {self.steps} steps, batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{wd}"
 
 
 @dataclass
@@ -176,9 +178,11 @@ class Adam:
         self.m1 = {k: np.zeros_like(v) for k, v in params.items()}
         self.m2 = {k: np.zeros_like(v) for k, v in params.items()}
 
-    def update(self, grads: dict[str, np.ndarray], lr: float) -> None:
+    def update(self, grads: dict[str, np.ndarray], lr: float, wd: float = 0.0) -> None:
         self.t += 1
         for k, g in grads.items():
+            if wd and k in ("WQ", "WK"):
+                self.p[k] *= 1 - lr * wd
             self.m1[k] = 0.9 * self.m1[k] + 0.1 * g
             self.m2[k] = 0.999 * self.m2[k] + 0.001 * g * g
             mh, vh = self.m1[k] / (1 - 0.9**self.t), self.m2[k] / (1 - 0.999**self.t)
@@ -199,7 +203,7 @@ def train(kind: str, ex: Examples, m: int, r: int, seed: int, recipe: Recipe, pr
         batch = ex if N <= recipe.batch else _rows(ex, rng.choice(N, recipe.batch, replace=False))
         _, grads, _, _ = forward(model, batch, recipe.att)
         lr = recipe.lr * 0.5 * (1 + np.cos(np.pi * step / recipe.steps))
-        opt.update(grads, lr)
+        opt.update(grads, lr, recipe.wd)
         if progress is not None:
             progress(1)
     return model
