@@ -151,4 +151,8 @@ def test_quick_run_writes_consistent_results(tmp_path):
     assert trained and all(abs(x["worst_error"] - x["float_worst_error"]) < 1e-6 * max(1, x["float_worst_error"]) for x in trained)
     assert all(x["rank"] <= x["r"] for x in rows if x["model"].startswith("kernel"))
     assert all(Fraction(x["worst_error_exact"]) < Fraction(1, 2) for x in rows if "U3" in x["model"])
-    assert (tmp_path / "experiments.md").read_text().count("against the paper") == 1 and (tmp_path / "experiments.png").stat().st_size > 0
+    text = (tmp_path / "experiments.md").read_text()
+    assert text.count("against the paper") == 1 and (tmp_path / "experiments.png").stat().st_size > 0
+    again = tmp_path / "again"
+    assert experiments.main(["--render", str(tmp_path / "experiments.json"), "--out", str(again)]) == 0
+    assert (again / "experiments.md").read_text() == text  # the report is a function of the json

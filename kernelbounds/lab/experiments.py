@@ -390,7 +390,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="smoke-test size: one small OOD size, two ranks, one seed, no witness suite")
     ap.add_argument("--out", default=None, help="folder for experiments.md/.json/.png (default: docs for a full run, nothing for --quick)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2; 1 runs in this process)")
+    ap.add_argument("--render", metavar="JSON", help="only rewrite experiments.md/.png in --out (default docs) from a results file")
     args = ap.parse_args(argv)
+    if args.render:
+        return render(Path(args.render), Path(args.out or "docs"))
     plan = quick_plan() if args.quick else full_plan()
     if args.quick:
         plan.witness = False
@@ -428,6 +431,7 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
     out.mkdir(parents=True, exist_ok=True)
     doc = {
         "generated_by": "scripts/experiments",
+        "seconds": round(seconds),
         "plan": {"ranks": plan.ranks, "seeds": plan.seeds, "sizes": [asdict(s) for s in plan.sizes],
                  "kernel_recipe": asdict(plan.kernel_recipe), "softmax_recipe": asdict(plan.softmax_recipe)},
         "summary": summ,
@@ -438,6 +442,28 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
 
     write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds))
     experiments_report.plot(results, summ, plan, out / "experiments.png")
+
+
+def render(path: Path, out: Path) -> int:
+    """Rebuild the markdown and the plot from experiments.json (no training)."""
+    from ..certificate import write_atomic
+    from . import experiments_report
+
+    doc = json.loads(path.read_text())
+    results = []
+    for d in doc["results"]:
+        d = dict(d)
+        ex = d.pop("worst_error_exact", None)
+        if ex is not None:
+            d["worst_error"] = Fraction(ex)
+        results.append(Result(**d))
+    pl = doc["plan"]
+    plan = Plan(pl["ranks"], pl["seeds"], [Size(**s) for s in pl["sizes"]], models.Recipe(**pl["kernel_recipe"]), models.Recipe(**pl["softmax_recipe"]), 0, witness="witness" in doc["summary"])
+    out.mkdir(parents=True, exist_ok=True)
+    summ = summary(results, plan)
+    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0)))
+    experiments_report.plot(results, summ, plan, out / "experiments.png")
+    return 0
 
 
 if __name__ == "__main__":
