@@ -18,6 +18,7 @@ numbers the model computes for each token, read as the exact rationals they deno
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -141,22 +142,26 @@ def evaluate_kernel(model: Model, sequences: list[tuple[int, ...]], scored: str 
     return ExactResult(len(rows), failures, undefined, None if undefined else worst, seq_acc, row_acc)
 
 
-def kernel_rank(model: Model, tokens: list[int], prime: int = 2**61 - 1) -> int:
+def kernel_rank(model: Model, tokens: list[int], prime: int = 2**61 - 1, seed: int = 0) -> int:
     """Exact rank of [a(x, z)] over `tokens` (x, z both ranging over them).
 
     With A, B the integer feature tables (T x r), the kernel is A B^T up to a positive
-    scale.  rank_p(A B^T mod p) <= rank_Q(A B^T) <= r, so a full rank mod p is exact;
-    otherwise rank_Q(A B^T) = rank_Q(A^T A B^T B) (over R, null(A^T A) = null(A) and
+    scale.  For any matrices X (r x T), Y (T x r) over GF(p),
+    rank_p(X A B^T Y) <= rank_p(A B^T) <= rank_Q(A B^T) <= r, so a full rank of the r x r
+    sketch (random X, Y mod p: O(T r^2) work) is exact; otherwise
+    rank_Q(A B^T) = rank_Q(A^T A B^T B) (over R, null(A^T A) = null(A) and
     col(B^T B) = col(B^T)), an r x r integer matrix ranked exactly by FLINT."""
     import flint
 
     fq, fk = kernel_features(model, tokens)
     (A, _), (B, _) = fixed(fq), fixed(fk)
-    r = A.shape[1]
-    Ap = flint.nmod_mat([[int(v) % prime for v in row] for row in A], prime)
-    Bt = flint.nmod_mat([[int(B[j][k]) % prime for j in range(len(tokens))] for k in range(r)], prime)
-    low = (Ap * Bt).rank()
-    if low == min(r, len(tokens)):
+    T, r = A.shape
+    rng = random.Random(seed)
+    modp = lambda M: flint.nmod_mat([[int(v) % prime for v in row] for row in M], prime)  # noqa: E731
+    X = flint.nmod_mat([[rng.randrange(prime) for _ in range(T)] for _ in range(r)], prime)
+    Y = flint.nmod_mat([[rng.randrange(prime) for _ in range(r)] for _ in range(T)], prime)
+    low = ((X * modp(A)) * (modp(B).transpose() * Y)).rank()
+    if low == min(r, T):
         return low
     Am, Bm = flint.fmpz_mat([[int(v) for v in row] for row in A]), flint.fmpz_mat([[int(v) for v in row] for row in B])
     return (Am.transpose() * Am * Bm.transpose() * Bm).rank()
