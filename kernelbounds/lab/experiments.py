@@ -53,7 +53,7 @@ class Result:
     worst_error: Fraction | float | None
     accuracy: float  # exact-sequence accuracy on the evaluation (test) sequences
     rank: int | str
-    seconds: float
+    seconds: float  # CPU seconds of the job (one thread)
     train_accuracy: float | None = None  # exact, on the first TRAIN_EVAL train sequences (in distribution)
     recipe: str = ""
     error_bound: float | None = None  # softmax: largest arb radius
@@ -132,19 +132,19 @@ def guard_bits(name: str, model: models.Model, family, bound: int | None, keep: 
 
 def run_kernel(name: str, train_d, eval_inputs, r: int, seed: int, steps: int, bound: int | None, keep: Path) -> Result:
     """Free per-token features (training.py), evaluated exactly on `eval_inputs`."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     params = training.train("kernel", train_d, r, seed, steps)
     head = training.to_table_head(params, train_d)
     ev = evaluate(head, eval_inputs, 0)
     acc = 1 - ev.failures / ev.inputs
     if ev.negative_weights == 0:
         guard(f"{name}-table-r{r}-seed{seed}", head.to_json, ev.kernel_rank, ev.failures == 0, bound, keep)
-    return Result(name, "kernel (free per-token features)", r, seed, ev.worst_error, acc, ev.kernel_rank, time.perf_counter() - t0, recipe=f"Adam lr 0.03, {steps} full-batch steps, squared error")
+    return Result(name, "kernel (free per-token features)", r, seed, ev.worst_error, acc, ev.kernel_rank, time.process_time() - t0, recipe=f"Adam lr 0.03, {steps} full-batch steps, squared error")
 
 
 def run_bits(name: str, kind: str, m: int, train, test, scored: str, r: int, seed: int, recipe: models.Recipe, guard_family=None, bound=None, keep: Path = Path("out")) -> Result:
     """A bit-feature head (models.py) trained on `train`, evaluated exactly on `test`."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     ex = models.examples(train, m, scored)
     model = models.train(kind, ex, m, r, seed, recipe)
     fw = float(models.float_errors(model, models.examples(test, m, scored)).max())
@@ -152,7 +152,7 @@ def run_bits(name: str, kind: str, m: int, train, test, scored: str, r: int, see
         train_acc = exact.evaluate_softmax(model, train[:TRAIN_EVAL], scored).seq_accuracy
         res = exact.evaluate_softmax(model, test, scored)
         label = "dense softmax (trained)" if recipe.att else "dense softmax (trained, no attention loss)"
-        return Result(name, label, f"d={r}", seed, res.worst_error, res.seq_accuracy, "-", time.perf_counter() - t0, train_acc, recipe.describe(), res.error_bound, fw)
+        return Result(name, label, f"d={r}", seed, res.worst_error, res.seq_accuracy, "-", time.process_time() - t0, train_acc, recipe.describe(), res.error_bound, fw)
     train_acc = exact.evaluate_kernel(model, train[:TRAIN_EVAL], scored).seq_accuracy
     res = exact.evaluate_kernel(model, test, scored)
     tokens = sorted({z for s in test for z in s})
@@ -160,12 +160,12 @@ def run_bits(name: str, kind: str, m: int, train, test, scored: str, r: int, see
     if scored == "first":  # the evaluation set is itself a certified family
         guard(f"{name}-bits-r{r}-seed{seed}", lambda: exact.table_head(model, tokens).to_json(), rank, res.failures == 0, bound, keep)
     guard_bits(f"{name}-bits-r{r}-seed{seed}-certified", model, guard_family, bound if guard_family is not None else None, keep)
-    return Result(name, "kernel (exp features of bits)", r, seed, res.worst_error, res.seq_accuracy, rank, time.perf_counter() - t0, train_acc, recipe.describe(), None, fw)
+    return Result(name, "kernel (exp features of bits)", r, seed, res.worst_error, res.seq_accuracy, rank, time.process_time() - t0, train_acc, recipe.describe(), None, fw)
 
 
 def u3_exact(name: str, m: int, n: int, inputs, scored: str = "first") -> Result:
     """U3 (dense softmax, W_Q = -ln(2n-1) I, W_K = I), exact rational weights."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     head = u3(m, n).head()
     rows = exact.scored_rows(inputs, scored)
     ok = [True] * len(inputs)
@@ -174,7 +174,7 @@ def u3_exact(name: str, m: int, n: int, inputs, scored: str = "first") -> Result
         e = head.error(inputs[k], i)
         worst = max(worst, e)
         ok[k] = ok[k] and e < HALF
-    return Result(name, "dense softmax (U3, exact)", f"d={m}", 0, worst, sum(ok) / len(ok), "-", time.perf_counter() - t0)
+    return Result(name, "dense softmax (U3, exact)", f"d={m}", 0, worst, sum(ok) / len(ok), "-", time.process_time() - t0)
 
 
 def witness_inputs():
@@ -409,9 +409,10 @@ def main(argv: list[str] | None = None) -> int:
     text = table(results)
     print(text)
     print(json.dumps(summ, indent=1, default=str))
-    print(f"total {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    wall, cpu = time.perf_counter() - t0, _cpu_seconds()
+    print(f"total {wall:.0f} s wall-clock, {cpu:.0f} CPU-seconds", file=sys.stderr)
     if out is not None:
-        write(out, results, summ, plan, time.perf_counter() - t0)
+        write(out, results, summ, plan, wall, cpu)
     return 0
 
 
@@ -425,13 +426,21 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: float) -> None:
+def _cpu_seconds() -> float:
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: float, cpu: float = 0.0) -> None:
     from ..certificate import write_atomic
 
     out.mkdir(parents=True, exist_ok=True)
     doc = {
         "generated_by": "scripts/experiments",
         "seconds": round(seconds),
+        "cpu_seconds": round(cpu),
         "plan": {"ranks": plan.ranks, "seeds": plan.seeds, "sizes": [asdict(s) for s in plan.sizes],
                  "kernel_recipe": asdict(plan.kernel_recipe), "softmax_recipe": asdict(plan.softmax_recipe)},
         "summary": summ,
@@ -440,7 +449,7 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
     write_atomic(out / "experiments.json", json.dumps(doc, indent=1, default=str) + "\n")
     from . import experiments_report
 
-    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds))
+    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds, cpu))
     experiments_report.plot(results, summ, plan, out / "experiments.png")
 
 
@@ -461,7 +470,7 @@ def render(path: Path, out: Path) -> int:
     plan = Plan(pl["ranks"], pl["seeds"], [Size(**s) for s in pl["sizes"]], models.Recipe(**pl["kernel_recipe"]), models.Recipe(**pl["softmax_recipe"]), 0, witness="witness" in doc["summary"])
     out.mkdir(parents=True, exist_ok=True)
     summ = summary(results, plan)
-    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0)))
+    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0), doc.get("cpu_seconds", 0)))
     experiments_report.plot(results, summ, plan, out / "experiments.png")
     return 0
 
