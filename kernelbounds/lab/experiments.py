@@ -344,9 +344,9 @@ def upper_bound(m: int, n: int = 3) -> tuple[int, str]:
     return 2**m, "U2 (2^m positive features)"
 
 
-def medians(results: list[Result], setting: str, model_prefix: str = "kernel (exp") -> dict[int, float]:
+def medians(results: list[Result], setting: str, model_prefix: str = "kernel (exp", key: str = "accuracy") -> dict[int, float]:
     rows = [x for x in results if x.setting == setting and x.model.startswith(model_prefix)]
-    return {r: float(np.median([x.accuracy for x in rows if x.r == r])) for r in sorted({x.r for x in rows})}
+    return {r: float(np.median([getattr(x, key) for x in rows if x.r == r])) for r in sorted({x.r for x in rows})}
 
 
 def transition(med: dict[int, float]) -> dict:
@@ -370,6 +370,8 @@ def summary(results: list[Result], plan: Plan) -> dict:
             "m": size.m, "pool": size.pool, "train_sequences": size.train_seqs, "test_sequences": size.test_seqs,
             "certified_lower_bound": best(size.m, size.n).bound, "upper_bound": ub, "upper_bound_from": ub_what,
             "median_accuracy_by_r": med, "transition": transition(med),
+            "median_in_distribution_accuracy_by_r": (ind := medians(results, size.name, key="train_accuracy")),
+            "in_distribution_transition": transition(ind),
             "softmax_worst_error_max": max((float(x.worst_error) for x in soft), default=None),
             "softmax_min_accuracy": min((x.accuracy for x in soft), default=None),
         }

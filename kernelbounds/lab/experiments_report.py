@@ -60,6 +60,9 @@ def ood_section(results, summ, plan) -> list[str]:
         med = s["median_accuracy_by_r"]
         out.append("- median test exact-sequence accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in med.items()))
         out.append(f"- transition: largest jump of the median at r = {tr['largest_jump_at']} (+{tr['jump']:.3f}); least r with median >= 0.9: {tr['first_r_median_acc_0.9']}; least r with median = 1: {tr['first_r_exact']}")
+        ind, itr = s["median_in_distribution_accuracy_by_r"], s["in_distribution_transition"]
+        out.append("- in distribution (1024 train sequences, exact): median accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in ind.items())
+                   + f"; largest jump at r = {itr['largest_jump_at']}; least r with median >= 0.9: {itr['first_r_median_acc_0.9']}; with median = 1: {itr['first_r_exact']}")
         for label in ("dense softmax (trained)", "dense softmax (trained, no attention loss)", "dense softmax (U3, exact)"):
             rows = [x for x in results if x.setting == size.name and x.model == label]
             if rows:
@@ -266,7 +269,11 @@ def plot(results, summ, plan, path) -> None:
     for key, marker, label in (("largest_jump_at", "o", "largest accuracy jump"), ("first_r_median_acc_0.9", "s", "least r with median acc >= 0.9")):
         pts = [(m, v) for m, v in zip(ms, get(key)) if v is not None]
         if pts:
-            ax.plot(*zip(*pts), marker=marker, label=f"trained: {label}")
+            ax.plot(*zip(*pts), marker=marker, label=f"test: {label}")
+    pts = [(s.m, summ[s.name]["in_distribution_transition"]["first_r_median_acc_0.9"]) for s in plan.sizes]
+    pts = [(m, v) for m, v in pts if v is not None]
+    if pts:
+        ax.plot(*zip(*pts), marker="D", linestyle=":", label="in distribution: least r with median acc >= 0.9")
     ax.plot(ms, [summ[s.name]["certified_lower_bound"] for s in plan.sizes], "v-", color="tab:red", label="certified lower bound best(m, 3)")
     ax.plot(ms, [summ[s.name]["upper_bound"] for s in plan.sizes], "^-", color="tab:purple", label="level-family upper bound")
     ax.axhline(max(plan.ranks), color="gray", linewidth=0.8, linestyle="--", label="largest r trained")
