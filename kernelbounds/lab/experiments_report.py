@@ -260,6 +260,7 @@ def plot(results, summ, plan, path) -> None:
     ax.set_xscale("log", base=2)
     ax.set_xlabel("feature rank r")
     ax.set_ylabel("test exact-sequence accuracy")
+    ax.set_ylim(0, 1.02)
     ax.set_title("(b) OOD (dashed: trained softmax, min over seeds;\ndotted: certified lower bound)", fontsize=9)
     ax.legend(fontsize=7)
 
