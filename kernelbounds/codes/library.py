@@ -66,3 +66,31 @@ def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
         if code.size >= 2 and code.words not in unique and min(code.gaps()) >= 2:
             unique[code.words] = code
     return tuple(unique.values())
+
+
+@lru_cache(maxsize=None)
+def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
+    """(linear code, weight w) pairs that fit in m bits: Golay, Reed-Muller RM(r, mu)
+    (padded), RM shortened to m, and RM shortened on a flat (padded), each weight class
+    with 2w <= m + 1 and at least two words.  RM codes and their flat shortenings carry
+    their affine automorphisms (the orbit form); the others only the uniform form."""
+    from .linear import golay_linear, reed_muller, shortened, shortened_on_flat
+
+    codes = []
+    if m >= 24:
+        codes.append(golay_linear().padded(m))
+    for r, mu in ((1, 4), (2, 4), (1, 5), (2, 5), (1, 6), (2, 6)):
+        if 2**mu <= m:
+            codes.append(reed_muller(r, mu).padded(m))
+        elif 2 ** (mu - 1) < m:  # m between 2^(mu-1) and 2^mu: the shortened code
+            codes.append(shortened(reed_muller(r, mu), m))
+        for fixed in range(2, mu + 1) if r == 2 else ():
+            flat = 2**mu - 2 ** (mu - fixed)
+            if 2 ** (mu - 1) < flat <= m and flat < 2**mu:
+                codes.append(shortened_on_flat(r, mu, fixed).padded(m))
+    out = []
+    for code in codes:
+        for w in sorted({int(x) for x in set(code.weights.tolist())} - {0}):
+            if 2 * w <= code.m + 1 and code.count_of_weight(w) >= 2:
+                out.append((code, w))
+    return tuple(out)

@@ -8,11 +8,13 @@ every gap without a pairwise pass, which is what makes huge codes certifiable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 
 import numpy as np
+
+from ..symmetry import affine_generators, padded, restricted
 
 MAX_K = 24
 
@@ -22,6 +24,9 @@ class LinearCode:
     name: str
     m: int
     rows: tuple[int, ...]  # generator rows as m-bit ints
+    # coordinate permutations known (by construction) to map the code onto itself;
+    # the checker verifies each one (THEORY L3 "Rows in one orbit")
+    automorphisms: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
 
     def __post_init__(self):
         if len(self.rows) > MAX_K:
@@ -56,8 +61,20 @@ class LinearCode:
     def words_of_weight(self, w: int) -> list[int]:
         return [int(x) for x in self.codewords[self.weights == w]]
 
+    @cached_property
+    def sorted_words(self) -> dict[int, np.ndarray]:
+        """weight -> the sorted uint64 words of that weight (cached per weight on demand)."""
+        return {}
+
+    def words_of_weight_array(self, w: int) -> np.ndarray:
+        if w not in self.sorted_words:
+            self.sorted_words[w] = np.sort(self.codewords[self.weights == w])
+        return self.sorted_words[w]
+
     def padded(self, m: int) -> LinearCode:
-        return self if m == self.m else LinearCode(f"{self.name}+{m - self.m}", m, self.rows)
+        if m == self.m:
+            return self
+        return LinearCode(f"{self.name}+{m - self.m}", m, self.rows, tuple(padded(p, m) for p in self.automorphisms))
 
 
 def shortened(code: LinearCode, m: int) -> LinearCode:
@@ -75,6 +92,15 @@ def shortened(code: LinearCode, m: int) -> LinearCode:
     return LinearCode(f"{code.name}-short{code.m - m}", m, tuple(rows))
 
 
+def shortened_on_flat(r: int, mu: int, fixed: int) -> LinearCode:
+    """RM(r, mu) shortened on the flat {x_(mu-f) = ... = x_(mu-1) = 1} (the last 2^(mu-f)
+    coordinates), with the affine maps that preserve the flat as automorphisms."""
+    m = 2**mu - 2 ** (mu - fixed)
+    code = shortened(reed_muller(r, mu), m)
+    perms = tuple(restricted(p, m) for p in affine_generators(mu, fixed))
+    return LinearCode(code.name, m, code.rows, perms)
+
+
 def reed_muller(r: int, mu: int) -> LinearCode:
     """RM(r, mu): evaluations of the monomials of degree <= r at the 2^mu points of F_2^mu."""
     n = 2**mu
@@ -82,7 +108,7 @@ def reed_muller(r: int, mu: int) -> LinearCode:
     for degree in range(r + 1):
         for monomial in combinations(range(mu), degree):
             rows.append(sum(1 << p for p in range(n) if all((p >> v) & 1 for v in monomial)))
-    return LinearCode(f"RM({r},{mu})", n, tuple(rows))
+    return LinearCode(f"RM({r},{mu})", n, tuple(rows), tuple(affine_generators(mu)))
 
 
 def golay_linear() -> LinearCode:

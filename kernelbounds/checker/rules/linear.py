@@ -20,7 +20,7 @@ from ..common import Outcome, expect_equal, rat
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits
-from .lowerbound import SCOPE, least_rank, read_schedules
+from .chains import SCOPE, least_rank, read_schedules
 
 
 def independent(rows: list[int]) -> bool:

@@ -12,85 +12,15 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from math import comb
 
 from ..common import Outcome, expect_equal, rat
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
+from . import linear, orbits
+from .chains import MAX_K, SCOPE, VARIANTS, least_rank, low_bits, read_code, read_schedules
 
-VARIANTS = ("position-independent", "position-dependent", "causal")
-SCOPE = {
-    "position-independent": "every normalized head with a nonnegative kernel",
-    "position-dependent": "every normalized head with position-dependent maps and a nonnegative kernel for every pair of positions",
-    "causal": "every causal normalized head with a nonnegative kernel, scored at its final position,",
-}
-MAX_K = 256
-
-
-def low_bits(q: int, level: int) -> int:
-    """The `level` lowest set bits of q (the rule's intermediate key of that level)."""
-    out = 0
-    for _ in range(level):
-        bit = q & -q
-        out |= bit
-        q ^= bit
-    return out
-
-
-def read_code(doc: Node, m: int, limits: Limits) -> list[int]:
-    node = doc["code"].obj({"words"}, {"name"})
-    if node.has("name"):
-        node["name"].str()
-    items = node["words"].list(limits.max_code_words)
-    words = [x.token(m) for x in items]
-    if len(words) < 2:
-        raise Invalid(node["words"].pointer, "the bound needs N >= 2 words")
-    seen: dict[int, int] = {}
-    for j, w in enumerate(words):
-        if w in seen:
-            raise Invalid(items[j].pointer, f"repeats word {seen[w]}")
-        seen[w] = j
-    return words
-
-
-def read_schedules(doc: Node, n: int, m: int) -> dict[int, tuple[tuple[int, ...], int]]:
-    """gap -> (levels, chain product P)."""
-    out: dict[int, tuple[tuple[int, ...], int]] = {}
-    for s in doc["schedules"].list(m + 1):
-        s.obj({"gap", "levels"})
-        gap = s["gap"].int(0, m)
-        if gap in out:
-            raise Invalid(s["gap"].pointer, f"a second schedule for gap {gap}")
-        items = s["levels"].list(m + 1)
-        levels = tuple(x.int(0, m) for x in items)
-        if not levels or levels[0] != 0 or levels[-1] != gap:
-            raise Invalid(s["levels"].pointer, f"a chain must run from level 0 to level {gap}")
-        product = 1
-        for t in range(1, len(levels)):
-            d = levels[t] - levels[t - 1]
-            if d < 2:
-                raise Invalid(items[t].pointer, f"link {levels[t - 1]} -> {levels[t]} has gap {d} < 2 (L1 gives no factor >= 1)")
-            product *= (n - 2) * (d - 1)
-        if len(levels) < 2:
-            raise Invalid(s["levels"].pointer, "a chain needs at least one link")
-        out[gap] = (levels, product)
-    return out
-
-
-def least_rank(k: int, x: Fraction) -> int:
-    """The least r >= 1 with C(r+k-1, k) > x (C is increasing in r: doubling, then bisection)."""
-    hi = 1
-    while comb(hi + k - 1, k) <= x:
-        hi *= 2
-    lo = hi // 2 + 1 if hi > 1 else 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if comb(mid + k - 1, k) > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+__all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "least_rank", "low_bits", "read_code", "read_schedules"]
 
 
 class Family:
@@ -145,15 +75,15 @@ class Family:
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
-    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"})
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry"})
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
     doc["queries"].str(("complement",))
+    if doc.has("symmetry"):
+        return orbits.check_orbits(doc, m, n, variant, limits)
     if doc["code"].has("linear"):
-        from .linear import check_linear
-
-        return check_linear(doc, m, n, variant, limits)
+        return linear.check_linear(doc, m, n, variant, limits)
     words = read_code(doc, m, limits)
     big_n = len(words)
     require(big_n * big_n <= limits.max_pairs, "/code/words", "the number of ordered pairs N^2", big_n * big_n, limits.max_pairs)
