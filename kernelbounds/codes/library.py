@@ -74,7 +74,7 @@ def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
     (padded), RM shortened to m, and RM shortened on a flat (padded), each weight class
     with 2w <= m + 1 and at least two words.  RM codes and their flat shortenings carry
     their affine automorphisms (the orbit form); the others only the uniform form."""
-    from .linear import golay_linear, reed_muller, shortened, shortened_on_flat
+    from .linear import golay_linear, punctured_on_flat, reed_muller, shortened, shortened_on_flat
 
     codes = []
     if m >= 24:
@@ -84,13 +84,22 @@ def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
             codes.append(reed_muller(r, mu).padded(m))
         elif 2 ** (mu - 1) < m:  # m between 2^(mu-1) and 2^mu: the shortened code
             codes.append(shortened(reed_muller(r, mu), m))
-        for fixed in range(2, mu + 1) if r == 2 else ():
-            flat = 2**mu - 2 ** (mu - fixed)
-            if 2 ** (mu - 1) < flat <= m and flat < 2**mu:
-                codes.append(shortened_on_flat(r, mu, fixed).padded(m))
+        for fixed in range(1, mu + 1) if r == 2 else ():
+            length = 2**mu - 2 ** (mu - fixed)
+            if length <= m:
+                if fixed >= 2:
+                    codes.append(_flat_code(shortened_on_flat, r, mu, fixed).padded(m))
+                codes.append(_flat_code(punctured_on_flat, r, mu, fixed).padded(m))
     out = []
     for code in codes:
+        base = code.unpadded  # weight w and m - w give the same gaps when 1 is a codeword
         for w in sorted({int(x) for x in set(code.weights.tolist())} - {0}):
-            if 2 * w <= code.m + 1 and code.count_of_weight(w) >= 2:
+            if 2 * w <= base.m + 1 and code.count_of_weight(w) >= 2:
                 out.append((code, w))
     return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _flat_code(build, r: int, mu: int, fixed: int):
+    """One instance per flat code, so padded copies share its codewords and orbits."""
+    return build(r, mu, fixed)

@@ -9,7 +9,7 @@ every gap without a pairwise pass, which is what makes huge codes certifiable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -27,6 +27,11 @@ class LinearCode:
     # coordinate permutations known (by construction) to map the code onto itself;
     # the checker verifies each one (THEORY L3 "Rows in one orbit")
     automorphisms: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    base: LinearCode | None = field(default=None, compare=False, repr=False)  # the unpadded code
+
+    @property
+    def unpadded(self) -> LinearCode:
+        return self.base or self
 
     def __post_init__(self):
         if len(self.rows) > MAX_K:
@@ -36,6 +41,8 @@ class LinearCode:
 
     @cached_property
     def codewords(self) -> np.ndarray:
+        if self.base is not None:  # padding adds zero coordinates: the same integers
+            return self.base.codewords
         words = np.zeros(1, dtype=np.uint64)
         for r in self.rows:
             words = np.concatenate([words, words ^ np.uint64(r)])
@@ -43,6 +50,8 @@ class LinearCode:
 
     @cached_property
     def weights(self) -> np.ndarray:
+        if self.base is not None:
+            return self.base.weights
         return np.bitwise_count(self.codewords)
 
     @property
@@ -66,7 +75,14 @@ class LinearCode:
         """weight -> the sorted uint64 words of that weight (cached per weight on demand)."""
         return {}
 
+    @cached_property
+    def orbit_rows(self) -> dict:
+        """weight -> the orbits and row histograms of its words (filled by lowerbound)."""
+        return {}
+
     def words_of_weight_array(self, w: int) -> np.ndarray:
+        if self.base is not None:
+            return self.base.words_of_weight_array(w)
         if w not in self.sorted_words:
             self.sorted_words[w] = np.sort(self.codewords[self.weights == w])
         return self.sorted_words[w]
@@ -74,7 +90,8 @@ class LinearCode:
     def padded(self, m: int) -> LinearCode:
         if m == self.m:
             return self
-        return LinearCode(f"{self.name}+{m - self.m}", m, self.rows, tuple(padded(p, m) for p in self.automorphisms))
+        base = self.unpadded
+        return LinearCode(f"{base.name}+{m - base.m}", m, self.rows, tuple(padded(p, m) for p in base.automorphisms), base)
 
 
 def shortened(code: LinearCode, m: int) -> LinearCode:
@@ -101,6 +118,7 @@ def shortened_on_flat(r: int, mu: int, fixed: int) -> LinearCode:
     return LinearCode(code.name, m, code.rows, perms)
 
 
+@lru_cache(maxsize=None)
 def reed_muller(r: int, mu: int) -> LinearCode:
     """RM(r, mu): evaluations of the monomials of degree <= r at the 2^mu points of F_2^mu."""
     n = 2**mu
@@ -115,3 +133,27 @@ def golay_linear() -> LinearCode:
     from .golay import generator_rows
 
     return LinearCode("golay", 24, tuple(generator_rows()))
+
+
+def row_basis(rows) -> tuple[int, ...]:
+    """An F_2 basis of the span of `rows` (reduced echelon form, leading bits decreasing)."""
+    basis: list[int] = []
+    for r in rows:
+        for b in basis:
+            r = min(r, r ^ b)
+        if r:
+            basis = [min(b, b ^ r) for b in basis] + [r]
+            basis.sort(reverse=True)
+    return tuple(basis)
+
+
+def punctured_on_flat(r: int, mu: int, fixed: int) -> LinearCode:
+    """RM(r, mu) punctured on the flat {x_(mu-f) = ... = x_(mu-1) = 1}: every codeword
+    restricted to the other 2^mu - 2^(mu-f) coordinates (dimension drops by the codewords
+    supported on the flat).  The affine maps preserving the flat are automorphisms."""
+    m = 2**mu - 2 ** (mu - fixed)
+    mask = (1 << m) - 1
+    rows = row_basis(x & mask for x in reed_muller(r, mu).rows)
+    perms = tuple(restricted(p, m) for p in affine_generators(mu, fixed))
+    return LinearCode(f"RM({r},{mu})-punct{2**mu - m}", m, rows, perms)
+
