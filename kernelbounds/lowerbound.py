@@ -415,9 +415,15 @@ class OrbitLowerBound:
         return {"code": code, "size": self.size, "weight": w, "min_gap": min(self.gaps), "gaps": self.gaps, "form": self.form, "orbits": self.orbit_count}
 
 
-def orbit_rows(words: np.ndarray, perms, m: int) -> tuple[Orbit, ...]:
-    """The orbits of sorted `words` under `perms`, each with its representative's row."""
+MAX_ORBITS = 400  # the checker computes one row of N popcounts per orbit
+
+
+def orbit_rows(words: np.ndarray, perms, m: int, max_orbits: int | None = None) -> tuple[Orbit, ...] | None:
+    """The orbits of sorted `words` under `perms`, each with its representative's row
+    (None when there are more than max_orbits)."""
     found = orbits(words, perms)
+    if max_orbits is not None and len(found.sizes) > max_orbits:
+        return None
     return tuple(Orbit(rep, size, row_histogram(rep, words, m)) for rep, size in zip(found.representatives, found.sizes))
 
 
@@ -453,8 +459,10 @@ def assemble_linear_orbits(code: LinearCode, weight: int, n: int, variant: str =
     base = code.unpadded  # orbits and rows of a padded code are those of the unpadded one
     words = base.words_of_weight_array(weight)
     if weight not in base.orbit_rows and len(words) >= 2:
-        base.orbit_rows[weight] = orbit_rows(words, base.automorphisms, base.m)
+        base.orbit_rows[weight] = orbit_rows(words, base.automorphisms, base.m, MAX_ORBITS)
     rows = base.orbit_rows.get(weight)
+    if rows is None and len(words) >= 2:
+        return None  # too many orbits for the checker's row budget
     lb = assemble_orbits(words, base.automorphisms, n, variant, base.m, base.name, rows=rows, linear=base, weight=weight)
     if lb is None or base is code:
         return lb
@@ -513,6 +521,8 @@ def best(m: int, n: int, variant: str = "position-independent", thorough: bool =
         lin = assemble_linear(code, w, n, variant)
         if lin is not None:
             found.append((lin.bound, 1, -lin.size, lin))
+        if code.unpadded.m > 32 and 2 * w < code.unpadded.m - 12:
+            continue  # long codes: the per-entry gain is near weight m/2, where N is largest
         orb = assemble_linear_orbits(code, w, n, variant)
         if orb is not None and orb.fits_checker():
             found.append((orb.bound, 0, -orb.size, orb))

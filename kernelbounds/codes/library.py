@@ -71,10 +71,11 @@ def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
 @lru_cache(maxsize=None)
 def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
     """(linear code, weight w) pairs that fit in m bits: Golay, Reed-Muller RM(r, mu)
-    (padded), RM shortened to m, and RM shortened on a flat (padded), each weight class
+    (padded), RM shortened to m, RM shortened or punctured on a flat, and RM restricted
+    to unions of 4-point cells (padded), each weight class
     with 2w <= m + 1 and at least two words.  RM codes and their flat shortenings carry
     their affine automorphisms (the orbit form); the others only the uniform form."""
-    from .linear import golay_linear, punctured_on_flat, reed_muller, shortened, shortened_on_flat
+    from .linear import golay_linear, punctured_on_flat, reed_muller, rm_on_cells, shortened, shortened_on_flat
 
     codes = []
     if m >= 24:
@@ -90,6 +91,10 @@ def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
                 if fixed >= 2:
                     codes.append(_flat_code(shortened_on_flat, r, mu, fixed).padded(m))
                 codes.append(_flat_code(punctured_on_flat, r, mu, fixed).padded(m))
+    for mu, free, cells in ((5, 2, 5), (6, 2, 9), (6, 3, 5), (6, 2, 11), (6, 2, 13)):  # lengths between the flats
+        if cells << free <= m:
+            for shorten in ((), (cells,)):
+                codes.append(_flat_code(rm_on_cells, 2, mu, free, cells, shorten).padded(m))
     out = []
     for code in codes:
         base = code.unpadded  # weight w and m - w give the same gaps when 1 is a codeword
@@ -100,6 +105,6 @@ def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
 
 
 @lru_cache(maxsize=None)
-def _flat_code(build, r: int, mu: int, fixed: int):
-    """One instance per flat code, so padded copies share its codewords and orbits."""
-    return build(r, mu, fixed)
+def _flat_code(build, *args):
+    """One instance per flat or cell code, so padded copies share its words and orbits."""
+    return build(*args)

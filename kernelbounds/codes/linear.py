@@ -157,3 +157,25 @@ def punctured_on_flat(r: int, mu: int, fixed: int) -> LinearCode:
     perms = tuple(restricted(p, m) for p in affine_generators(mu, fixed))
     return LinearCode(f"RM({r},{mu})-punct{2**mu - m}", m, rows, perms)
 
+
+
+def rm_on_cells(r: int, mu: int, free: int, cells: int, shorten: tuple[int, ...] = ()) -> LinearCode:
+    """RM(r, mu) on the first `cells` cells {p : p >> free = c} (c < cells) of 2^free
+    points: shortened on the cells in `shorten` (codewords vanishing there) and punctured
+    on the others.  Every affine map of the low `free` variables whose translation may
+    depend on the high variables (p -> A p_low + b(p_high), p_high fixed) preserves every
+    cell, hence maps the code onto itself: AGL(free, 2) and x_0 += x_j for each high j."""
+    base = reed_muller(r, mu)
+    low = (1 << free) - 1
+    points = [p for p in range(2**mu) if p >> free < cells]
+    order = {p: i for i, p in enumerate(points)}
+    rows = list(base.rows)
+    for bit in (p for p in range(2**mu) if p >> free in shorten):
+        pivot = next((x for x in rows if (x >> bit) & 1), None)
+        if pivot is not None:
+            rows = [x ^ pivot if (x >> bit) & 1 else x for x in rows if x is not pivot]
+    project = lambda x: sum(1 << order[p] for p in points if (x >> p) & 1)  # noqa: E731
+    gens = [tuple(order[(p & ~low) | g[p & low]] for p in points) for g in affine_generators(free)]
+    gens += [tuple(order[p ^ ((p >> j) & 1)] for p in points) for j in range(free, mu)]
+    name = f"RM({r},{mu})-cells{cells}x{2**free}" + (f"-short{''.join(map(str, shorten))}" if shorten else "")
+    return LinearCode(name, len(points), row_basis(project(x) for x in rows), tuple(gens))
