@@ -10,9 +10,10 @@ from functools import lru_cache
 from math import comb
 
 from . import Code
-from . import golay, graham_sloane, lexicode, paley, search
+from . import designs, golay, graham_sloane, lexicode, paley, search
 
 MAX_WORDS = 3000
+DESIGNS = ((designs.steiner_4_5_11, 11), (designs.steiner_5_6_12, 12), (designs.biplane_16, 16))
 
 
 def disjoint_blocks(m: int, w: int) -> Code:
@@ -47,6 +48,7 @@ def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
             if code.size >= 2:
                 out.append(code)
     out += [paley.paley(q, m) for q in paley.PRIMES_3_MOD_4 if q + 1 <= m]
+    out += [design().padded(m) for design, size in DESIGNS if size <= m]
     for w in (3, 4):
         if 2 * w <= m and comb(m, w) <= 200_000:
             out.append(graham_sloane.graham_sloane(m, w, MAX_WORDS))
