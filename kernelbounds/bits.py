@@ -44,8 +44,7 @@ def low_bits(q: int, level: int) -> int:
 
 def tokens_of_weight(m: int, w: int) -> Iterator[int]:
     """All tokens of {0,1}^m with exactly w set bits, in lexicographic order of supports."""
-    for support in combinations(range(m), w):
-        yield sum(1 << i for i in support)
+    yield from map(sum, combinations([1 << i for i in range(m)], w))  # C-level sums of the bit values
 
 
 def to_str(x: int, m: int) -> str:

@@ -45,5 +45,8 @@ def entries() -> list[Entry]:
     out += [_lower(24, 3, variant) for variant in ("position-dependent", "causal")]
     out += [Entry(f"transcript-q{q}-s{s}.json", lambda q=q, s=s: transcript.certificate(q, s)) for q, s in ((3, 4), (8, 1))]
     out += [_lower(64, n) for n in (3, 8)]
+    # lower bounds at scale (issue 13): the rest of m = 24, and m = 32, 48, 64 for n = 3..8
+    out += [_lower(24, n) for n in (6, 7, 8)]
+    out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, 3) for m in range(4, 17)] + [_upper(m, 4) for m in range(4, 13)]
     return out

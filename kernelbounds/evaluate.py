@@ -99,23 +99,16 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3) -> list[str]:
 def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int, dict | None]:
     """(inputs, scored position, the lower-bound certificate or None) from a family file:
     a lower-bound certificate (listed or rule-generated family) or {"inputs": [...]}."""
-    from .amplification import chain_product
     from .bits import from_str
-    from .codes import Code
-    from .lowerbound import LowerBound, witness_family
-    from .rankbound import RankBound
+    from .lowerbound import from_certificate, witness_family
 
-    if doc.get("kind") == "lower-bound" and "linear" in doc.get("code", {}):
-        raise ValueError("linear-code families are too large to list; use a certificate with listed words")
+    if doc.get("kind") == "lower-bound" and ("linear" in doc.get("code", {}) or "symmetry" in doc):
+        raise ValueError("linear-code and orbit-form families are too large to list; use a certificate with listed words")
     if doc.get("kind") == "lower-bound":
         scored = -1 if doc["variant"] == "causal" else 0
         if "inputs" in doc.get("witness", {}):
             return [tuple(from_str(t) for t in inp) for inp in doc["witness"]["inputs"]], scored, doc
-        code = Code("family", doc["m"], tuple(from_str(w) for w in doc["code"]["words"]))
-        schedules = {s["gap"]: tuple(s["levels"]) for s in doc["schedules"]}
-        products = {chain_product(doc["n"], lv) for lv in schedules.values()}
-        lb = LowerBound(doc["m"], doc["n"], doc["variant"], code, code.gaps(), schedules, dict.fromkeys(products, 1), RankBound(doc["claims"]["bound"], doc["claims"]["k"]))
-        return witness_family(lb), scored, doc
+        return witness_family(from_certificate(doc)), scored, doc
     if isinstance(doc.get("inputs"), list):
         scored = {"first": 0, "last": -1}.get(doc.get("scored", "first"), 0)
         return [tuple(from_str(t) for t in inp) for inp in doc["inputs"]], scored, None

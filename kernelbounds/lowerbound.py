@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol
 
-from .amplification import best_schedule, chain_keys, chain_levels
 import numpy as np
 
+from .amplification import best_schedule, chain_keys, chain_levels
 from .bits import comp, low_bits, to_str
 from .certificate import header
 from .codes import Code, intersection_matrix
 from .codes.library import candidates
+from .codes.linear import LinearCode
 from .rankbound import RankBound, best_rank_bound
+from .symmetry import orbits, row_histogram
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 
@@ -41,6 +44,8 @@ class LowerBound:
     products: dict[int, int]  # chain product P -> number of ordered pairs
     rank: RankBound
 
+    form = "per-entry"
+
     @property
     def min_product(self) -> int:
         return min(self.products)
@@ -48,6 +53,23 @@ class LowerBound:
     @property
     def bound(self) -> int:
         return self.rank.bound
+
+    @property
+    def k(self) -> int:
+        return self.rank.k
+
+    @property
+    def size(self) -> int:
+        return self.code.size
+
+    def witness_count(self) -> int:
+        return witness_count(self)
+
+    def certificate(self, listed: bool = False) -> dict:
+        return certificate(self, listed)
+
+    def describe(self) -> dict:
+        return {"code": self.code.name, "size": self.code.size, "weight": self.code.weight(), "min_gap": min(self.gaps), "gaps": self.gaps, "form": self.form, "orbits": None}
 
 
 def assemble(code: Code, n: int, variant: str = "position-independent") -> LowerBound:
@@ -67,19 +89,11 @@ def assemble(code: Code, n: int, variant: str = "position-independent") -> Lower
     return LowerBound(code.m, n, variant, code, gaps, schedules, dict(products), best_rank_bound(code.size, products))
 
 
-def best_pairwise(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBound:
-    """The largest per-entry bound over the listed-word candidate codes; ties prefer fewer words."""
+def best_pairwise(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBound | None:
+    """The largest per-entry bound over the listed-word candidate codes; ties prefer fewer
+    words; None when no candidate fits (m <= 3)."""
     results = [assemble(code, n, variant) for code in candidates(m, thorough=thorough)]
-    return max(results, key=lambda lb: (lb.bound, -lb.code.size))
-
-
-def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBound | LinearLowerBound:
-    """The largest bound over listed-word codes (per-entry form) and over the weight
-    classes of linear codes (uniform form, no pairwise pass); ties prefer listed words."""
-    pairwise = best_pairwise(m, n, variant, thorough)
-    linear = [lb for lb in (assemble_linear(c, w, n, variant) for c, w in linear_candidates(m)) if lb is not None]
-    top = max(linear, key=lambda lb: (lb.bound, -lb.size), default=None)
-    return top if top is not None and top.bound > pairwise.bound else pairwise
+    return max(results, key=lambda lb: (lb.bound, -lb.code.size), default=None)
 
 
 def witness_rows(lb: LowerBound) -> Iterator[tuple[int, set[int], set[tuple[int, int]]]]:
@@ -204,7 +218,7 @@ class LinearLowerBound:
     m: int
     n: int
     variant: str
-    code: object  # codes.linear.LinearCode
+    code: LinearCode
     weight: int
     size: int
     min_distance: int
@@ -219,6 +233,22 @@ class LinearLowerBound:
     @property
     def gap(self) -> int:
         return self.levels[-1]
+
+    form = "uniform (linear code, no pairwise pass)"
+
+    @property
+    def k(self) -> int:
+        return self.rank.k
+
+    def witness_count(self) -> int:
+        return linear_witness_count(self)
+
+    def certificate(self) -> dict:
+        return linear_certificate(self)
+
+    def describe(self) -> dict:
+        g = (self.min_distance + 1) // 2
+        return {"code": f"{self.code.name} weight {self.weight}", "size": self.size, "weight": self.weight, "min_gap": g, "gaps": None, "form": self.form, "orbits": None}
 
 
 def assemble_linear(code, weight: int, n: int, variant: str = "position-independent") -> LinearLowerBound | None:
@@ -263,36 +293,328 @@ def linear_certificate(lb: LinearLowerBound) -> dict:
     return doc
 
 
-def linear_candidates(m: int):
-    """(code, weight) pairs from Golay and Reed-Muller codes that fit in m bits."""
-    from .codes.linear import golay_linear, reed_muller, shortened
 
-    codes = []
-    if m >= 24:
-        codes.append(golay_linear().padded(m))
-    for r, mu in ((1, 4), (2, 4), (1, 5), (2, 5), (1, 6), (2, 6)):
-        if 2**mu <= m:
-            codes.append(reed_muller(r, mu).padded(m))
-        elif 2 ** (mu - 1) < m:  # m between 2^(mu-1) and 2^mu: the shortened code
-            codes.append(shortened(reed_muller(r, mu), m))
-    out = []
-    for code in codes:
-        for w in sorted({int(x) for x in set(code.weights.tolist())} - {0}):
-            if 2 * w <= code.m + 1 and code.count_of_weight(w) >= 2:
-                out.append((code, w))
-    return out
+# ------------------------------------------------- per-entry form through orbits (format v2)
 
 
-def any_certificate(lb) -> dict:
-    return linear_certificate(lb) if isinstance(lb, LinearLowerBound) else certificate(lb)
+@dataclass(frozen=True)
+class Orbit:
+    representative: int
+    size: int
+    gaps: dict[int, int]  # the representative's row: gap -> number of j != i
 
 
-def any_witness_count(lb) -> int:
-    return linear_witness_count(lb) if isinstance(lb, LinearLowerBound) else witness_count(lb)
+@dataclass(frozen=True)
+class OrbitLowerBound:
+    """The per-entry bound (THEORY L3) for a constant-weight code with known automorphisms,
+    one gap histogram per orbit ("Rows in one orbit"); the code is the weight-w words of
+    a linear code (`linear`, `weight`) or a listed code (`listed`)."""
+
+    m: int
+    n: int
+    variant: str
+    name: str
+    size: int
+    permutations: tuple[tuple[int, ...], ...]
+    orbits: tuple[Orbit, ...]
+    schedules: dict[int, tuple[int, ...]]
+    products: dict[int, int]  # chain product P -> number of ordered pairs
+    rank: RankBound
+    linear: LinearCode | None = None
+    weight: int = 0
+    listed: Code | None = None
+
+    form = "per-entry (orbits)"
+
+    @property
+    def bound(self) -> int:
+        return self.rank.bound
+
+    @property
+    def k(self) -> int:
+        return self.rank.k
+
+    @property
+    def min_product(self) -> int:
+        return min(self.products)
+
+    @property
+    def orbit_count(self) -> int:
+        return len(self.orbits)
+
+    @property
+    def gaps(self) -> dict[int, int]:
+        total: Counter[int] = Counter()
+        for o in self.orbits:
+            for g, c in o.gaps.items():
+                total[g] += o.size * c
+        return dict(sorted(total.items()))
+
+    def witness_count(self) -> int:
+        """Per orbit, |O| times the closed-form row count (constant weight: intermediates
+        are never code words, final links never coincide with prefix links)."""
+        per_link = placements(self.variant, self.n)
+        total = 0
+        for o in self.orbits:
+            interior, prefix = set(), set()
+            for g in o.gaps:
+                levels = self.schedules[g]
+                interior.update(levels[1:-1])
+                prefix.update(zip(levels[:-2], levels[1:-1]))
+            total += o.size * (self.size + len(interior) + per_link * (len(prefix) + self.size - 1))
+        return total
+
+    def code_json(self) -> dict:
+        if self.linear is not None:
+            return {"name": self.name, "linear": {"generator": [to_str(r, self.m) for r in self.linear.rows], "weight": self.weight}}
+        return {"name": self.name, "words": [to_str(w, self.m) for w in self.listed.words]}
+
+    def certificate(self) -> dict:
+        doc = header("lower-bound", version=2)
+        doc.update(
+            m=self.m,
+            n=self.n,
+            variant=self.variant,
+            code=self.code_json(),
+            queries="complement",
+            symmetry={"permutations": [list(p) for p in self.permutations]},
+            schedules=[{"gap": g, "levels": list(levels)} for g, levels in sorted(self.schedules.items())],
+            witness={"rule": "chains-v1"},
+            claims={
+                "bound": self.bound,
+                "k": self.k,
+                "min_product": self.min_product,
+                "witness_inputs": self.witness_count(),
+                "code_size": self.size,
+                "orbits": [
+                    {"representative": to_str(o.representative, self.m), "size": o.size, "gaps": [{"gap": g, "count": c} for g, c in sorted(o.gaps.items())]}
+                    for o in self.orbits
+                ],
+            },
+        )
+        return doc
+
+    def work(self) -> int:
+        """The checker's work estimate for this certificate (checker rules/orbits.work_orbits)."""
+        from .checker.jsonread import Node
+        from .checker.limits import Limits
+        from .checker.rules.orbits import work_orbits
+
+        doc = self.certificate()
+        return work_orbits(Node(doc), Limits())
+
+    def fits_checker(self) -> bool:
+        from .checker.limits import Limits
+
+        limits = Limits()
+        return self.size <= limits.max_orbit_words and self.work() <= limits.max_orbit_work
+
+    def describe(self) -> dict:
+        code = f"{self.name} weight {self.weight}" if self.linear is not None else self.name
+        w = self.weight if self.linear is not None else self.listed.weight()
+        return {"code": code, "size": self.size, "weight": w, "min_gap": min(self.gaps), "gaps": self.gaps, "form": self.form, "orbits": self.orbit_count}
 
 
-def describe(lb) -> dict:
-    """Code name, size, weight, least gap and gap histogram (None for linear codes)."""
-    if isinstance(lb, LinearLowerBound):
-        return {"code": f"{lb.code.name} weight {lb.weight}", "size": lb.size, "weight": lb.weight, "min_gap": (lb.min_distance + 1) // 2, "gaps": None}
-    return {"code": lb.code.name, "size": lb.code.size, "weight": lb.code.weight(), "min_gap": min(lb.gaps), "gaps": lb.gaps}
+MAX_ORBITS = 400  # the checker computes one row of N popcounts per orbit
+
+
+def orbit_rows(words: np.ndarray, perms, m: int, max_orbits: int | None = None) -> tuple[Orbit, ...] | None:
+    """The orbits of sorted `words` under `perms`, each with its representative's row
+    (None when there are more than max_orbits)."""
+    found = orbits(words, perms)
+    if max_orbits is not None and len(found.sizes) > max_orbits:
+        return None
+    return tuple(Orbit(rep, size, row_histogram(rep, words, m)) for rep, size in zip(found.representatives, found.sizes))
+
+
+def assemble_orbits(words: np.ndarray, perms, n: int, variant: str, m: int, name: str, rows=None, **source) -> OrbitLowerBound | None:
+    """The per-entry bound for sorted constant-weight `words` (uint64, m <= 64) under the
+    group generated by `perms` (their orbit rows may be given); None when N < 2 or some
+    pair has gap < 2."""
+    if n < 3:
+        raise ValueError("the lower bound needs n >= 3")
+    words = np.ascontiguousarray(words, dtype=np.uint64)
+    if len(words) < 2:
+        return None
+    if rows is None:
+        rows = orbit_rows(words, perms, m)
+    gaps = set().union(*(o.gaps for o in rows))
+    if min(gaps) < 2:
+        return None
+    schedules, products = {}, Counter()
+    for g in sorted(gaps):
+        value, parts = best_schedule(n, g)
+        schedules[g] = chain_levels(parts)
+    for o in rows:
+        for g, c in o.gaps.items():
+            products[best_schedule(n, g)[0]] += o.size * c
+    rank = best_rank_bound(len(words), products)
+    return OrbitLowerBound(m, n, variant, name, len(words), tuple(tuple(p) for p in perms), rows, schedules, dict(products), rank, **source)
+
+
+def assemble_linear_orbits(code: LinearCode, weight: int, n: int, variant: str = "position-independent") -> OrbitLowerBound | None:
+    """The weight-w words of a linear code under its known automorphisms (code.automorphisms)."""
+    if not code.automorphisms:
+        return None
+    base = code.unpadded  # orbits and rows of a padded code are those of the unpadded one
+    words = base.words_of_weight_array(weight)
+    if weight not in base.orbit_rows and len(words) >= 2:
+        base.orbit_rows[weight] = orbit_rows(words, base.automorphisms, base.m, MAX_ORBITS)
+    rows = base.orbit_rows.get(weight)
+    if rows is None and len(words) >= 2:
+        return None  # too many orbits for the checker's row budget
+    lb = assemble_orbits(words, base.automorphisms, n, variant, base.m, base.name, rows=rows, linear=base, weight=weight)
+    if lb is None or base is code:
+        return lb
+    return replace(lb, m=code.m, name=code.name, permutations=code.automorphisms, linear=code)
+
+
+def assemble_listed_orbits(code: Code, perms, n: int, variant: str = "position-independent") -> OrbitLowerBound | None:
+    """A listed constant-weight code (m <= 64) with coordinate permutations mapping it onto itself."""
+    if code.weight() is None:
+        raise ValueError("the orbit form needs a constant-weight code")
+    words = np.sort(np.array(code.words, dtype=np.uint64))
+    return assemble_orbits(words, perms, n, variant, code.m, code.name, listed=code)
+
+
+# ------------------------------------------------- one protocol for every form
+
+
+class LowerBoundForm(Protocol):
+    """What `bound`, `table`, the catalog and the tests use of any lower-bound form."""
+
+    m: int
+    n: int
+    variant: str
+    form: str
+
+    @property
+    def bound(self) -> int: ...
+
+    @property
+    def k(self) -> int: ...
+
+    @property
+    def min_product(self) -> int: ...
+
+    @property
+    def size(self) -> int: ...
+
+    def witness_count(self) -> int: ...
+
+    def certificate(self) -> dict: ...
+
+    def describe(self) -> dict: ...
+
+
+def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBoundForm:
+    """The largest bound over every form and code: listed words (per-entry, pairwise),
+    weight classes of linear codes (uniform form), and weight classes with known
+    automorphisms (per-entry through orbits).  Ties prefer listed words, then uniform."""
+    from .codes.library import linear_candidates
+
+    found: list[tuple[int, int, int, LowerBoundForm]] = []
+    pairwise = best_pairwise(m, n, variant, thorough) if m >= 4 else None
+    if pairwise is not None:
+        found.append((pairwise.bound, 2, -pairwise.size, pairwise))
+    for code, w in linear_candidates(m):
+        lin = assemble_linear(code, w, n, variant)
+        if lin is not None:
+            found.append((lin.bound, 1, -lin.size, lin))
+        if code.unpadded.m > 32 and 2 * w < code.unpadded.m - 12:
+            continue  # long codes: the per-entry gain is near weight m/2, where N is largest
+        orb = assemble_linear_orbits(code, w, n, variant)
+        if orb is not None and orb.fits_checker():
+            found.append((orb.bound, 0, -orb.size, orb))
+    if not found:
+        return TrivialLowerBound(m, n, variant)
+    return max(found, key=lambda t: t[:3])[3]
+
+
+@dataclass(frozen=True)
+class TrivialLowerBound:
+    """r >= 1, the trivial bound (a head solving any input has a nonzero kernel), for m
+    where no code with two words at gap >= 2 fits (m <= 3); no certificate."""
+
+    m: int
+    n: int
+    variant: str
+    form = "trivial (no code fits)"
+    bound = 1
+    k = 0
+    min_product = 1
+    size = 0
+
+    def witness_count(self) -> int:
+        return 0
+
+    def certificate(self) -> dict:
+        raise ValueError(f"no code with two words at gap >= 2 fits in m = {self.m} bits: only the trivial bound r >= 1, which needs no certificate")
+
+    def describe(self) -> dict:
+        return {"code": "none", "size": 0, "weight": None, "min_gap": None, "gaps": None, "form": self.form, "orbits": None}
+
+
+def any_certificate(lb: LowerBoundForm) -> dict:
+    return lb.certificate()
+
+
+def any_witness_count(lb: LowerBoundForm) -> int:
+    return lb.witness_count()
+
+
+def describe(lb: LowerBoundForm) -> dict:
+    """Code name, size, weight, least gap, gap histogram (None for the uniform form), form, orbits."""
+    return lb.describe()
+
+
+# ------------------------------------------------- from a certificate to a domain object
+
+
+def from_certificate(doc: dict) -> LowerBoundForm:
+    """The lower-bound object a v1/v2 certificate describes, rebuilt from its data (code,
+    schedules, symmetry) by the generator's own code and the certificate's k; raises
+    ValueError when the document does not describe a well-formed bound (the checker
+    decides whether its claims hold)."""
+    from .amplification import chain_product
+    from .bits import from_str
+    from .rankbound import least_rank, threshold
+
+    if doc.get("kind") != "lower-bound":
+        raise ValueError("not a lower-bound certificate")
+    m, n, variant, k = doc["m"], doc["n"], doc["variant"], doc["claims"]["k"]
+    schedules = {s["gap"]: tuple(s["levels"]) for s in doc["schedules"]}
+    code_doc = doc["code"]
+    name = code_doc.get("name", "code")
+    try:
+        if "symmetry" in doc:
+            perms = tuple(tuple(p) for p in doc["symmetry"]["permutations"])
+            if "linear" in code_doc:
+                lin = LinearCode(name, m, tuple(from_str(r) for r in code_doc["linear"]["generator"]), perms)
+                lb = assemble_linear_orbits(lin, code_doc["linear"]["weight"], n, variant)
+            else:
+                lb = assemble_listed_orbits(Code(name, m, tuple(from_str(w) for w in code_doc["words"])), perms, n, variant)
+            if lb is None:
+                raise ValueError("the code has fewer than two words or a gap < 2")
+            products = Counter()
+            for g, c in lb.gaps.items():
+                products[chain_product(n, schedules[g])] += c
+            rank = RankBound(least_rank(k, threshold(lb.size, products, k)), k)
+            return replace(lb, schedules=schedules, products=dict(products), rank=rank)
+        if "linear" in code_doc:
+            lin = LinearCode(name, m, tuple(from_str(r) for r in code_doc["linear"]["generator"]))
+            w = code_doc["linear"]["weight"]
+            size, d = lin.count_of_weight(w), lin.min_distance
+            ((g, levels),) = schedules.items()
+            p = chain_product(n, levels)
+            rank = RankBound(least_rank(k, threshold(size, {p: size * (size - 1)}, k)), k)
+            return LinearLowerBound(m, n, variant, lin, w, size, d, levels, p, rank)
+        code = Code(name, m, tuple(from_str(w) for w in code_doc["words"]))
+        gaps = code.gaps()
+        products = Counter()
+        for g, c in gaps.items():
+            products[chain_product(n, schedules[g])] += c
+        rank = RankBound(least_rank(k, threshold(code.size, products, k)), k)
+        return LowerBound(m, n, variant, code, gaps, schedules, dict(products), rank)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError(f"not a well-formed lower-bound certificate: {exc!r}") from None

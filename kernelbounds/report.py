@@ -53,10 +53,11 @@ def bound_summary(lb) -> dict:
         "code_weight": w,
         "min_gap": g,
         "gaps": None if info["gaps"] is None else {str(k): v for k, v in sorted(info["gaps"].items())},
-        "form": "uniform (linear code, no pairwise pass)" if info["gaps"] is None else "per-entry",
-        "johnson_bound": johnson(lb.m, g, w) if w is not None else None,
+        "form": info["form"],
+        "orbits": info["orbits"],
+        "johnson_bound": johnson(lb.m, g, w) if w is not None and g is not None else None,
         "R": lb.min_product,
-        "k": lb.rank.k,
+        "k": lb.k,
         "witness_inputs": lowerbound.any_witness_count(lb),
     }
 
@@ -72,7 +73,7 @@ def table(ms: range, ns: range, variant: str = "position-independent", upper_max
             info = lowerbound.describe(lb)
             w = info["weight"]
             upper = min(2**m, uppers.get((m, n), 2**m))
-            rows.append(Row(m, n, lb.bound, upper, info["code"], info["size"], lb.min_product, lb.rank.k, johnson(m, info["min_gap"], w) if w else None))
+            rows.append(Row(m, n, lb.bound, upper, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
         progress.step(f"m={m}")
     return rows
 

@@ -47,7 +47,7 @@ def check_linear_m64():
 
     path = Path(__file__).resolve().parents[1] / "certificates" / "lower-position-independent-m64-n8.json"
     v = check_file(str(path))
-    return f"code {v.code}: r >= {v.summary.split('r >= ')[1].split(' ')[0]} from 2^22 codewords, no pairwise pass"
+    return f"code {v.code}: r >= {v.summary.split('r >= ')[1].split(' ')[0]} from 2^22 codewords, one row per orbit"
 
 
 def upper_m(m):
@@ -119,13 +119,75 @@ def prebuild():
     return "fmpz_mat of the 4096 x 4096 tensor kernel"
 
 
+# ---- issue 13: code search and orbit-form checks; each job in its own process, median of
+# REPEATS runs, beside an anchor (the previous implementation, inlined here) as a ratio.
+REPEATS = 3
+
+_JOBS = {
+    "tokens": "from kernelbounds.bits import tokens_of_weight\nT0 = time.perf_counter(); x = sum(1 for _ in tokens_of_weight(26, 8))",
+    "tokens-anchor": (
+        "from itertools import combinations\nT0 = time.perf_counter()\n"
+        "x = sum(1 for _ in (sum(1 << i for i in s) for s in combinations(range(26), 8)))"
+    ),
+    "lexicode": "from kernelbounds.codes.lexicode import lexicode\nT0 = time.perf_counter(); x = lexicode(24, 8, 4, 3000).size",
+    "lexicode-anchor": (
+        "import numpy as np\nfrom kernelbounds.bits import tokens_of_weight\nfrom kernelbounds.codes.verify import limbs\n"
+        "T0 = time.perf_counter()\nwords = list(tokens_of_weight(24, 8)); arr = limbs(words, 24)\n"
+        "alive = np.ones(len(words), dtype=bool); kept = []; start = 0\n"
+        "while len(kept) < 3000:\n"
+        "    free = np.flatnonzero(alive[start:])\n"
+        "    if free.size == 0: break\n"
+        "    pick = start + int(free[0]); kept.append(words[pick])\n"
+        "    alive &= np.bitwise_count(arr & arr[pick]).sum(axis=1) <= 4; alive[pick] = False; start = pick + 1\n"
+        "x = len(kept)"
+    ),
+    "gaps": (
+        "from kernelbounds.codes import golay\nfrom kernelbounds.codes.verify import gap_histogram\n"
+        "words = golay.dodecads().words + golay.octads().words[:424]\nT0 = time.perf_counter(); x = sum(gap_histogram(words, 24).values())"
+    ),
+    "orbit-check-m64": (
+        "from kernelbounds.checker import check_file\nT0 = time.perf_counter()\n"
+        "x = check_file('certificates/lower-position-independent-m64-n3.json').code"
+    ),
+    "uniform-check-m64-anchor": (
+        "from kernelbounds import lowerbound\nfrom kernelbounds.checker import check_bytes\nfrom kernelbounds.certificate import canonical_json\n"
+        "from kernelbounds.codes.linear import reed_muller\n"
+        "data = canonical_json(lowerbound.assemble_linear(reed_muller(2, 6), 32, 3).certificate()).encode()\n"
+        "T0 = time.perf_counter(); x = check_bytes(data).code"
+    ),
+}
+
+
+def _job_seconds(name: str) -> float:
+    """Median over REPEATS fresh processes of the job's timed part."""
+    root = Path(__file__).resolve().parents[1]
+    code = "import time\n" + _JOBS[name] + "\nprint(time.perf_counter() - T0, x)"
+    times = []
+    for _ in range(REPEATS):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+        times.append(float(out.stdout.split()[0]))
+    return sorted(times)[len(times) // 2]
+
+
+def versus(job: str, anchor: str):
+    def run():
+        t, a = _job_seconds(job), _job_seconds(anchor)
+        return f"median of {REPEATS} processes {t:.2f} s; anchor ({anchor}) {a:.2f} s; ratio {t / a:.2f}"
+
+    return run
+
+
 BENCHES = [
+    ("tokens_of_weight(26, 8): 1,562,275 tokens", "ratio < 0.5", versus("tokens", "tokens-anchor")),
+    ("lexicode m = 24, w = 8, intersections <= 4", "ratio < 0.3", versus("lexicode", "lexicode-anchor")),
+    ("gap histogram of a 3000-word code (np.bincount)", "< 1 s", versus("gaps", "gaps")),
+    ("check orbit-form lower bound m = 64, n = 3 (1,828,134 words, 3 orbits)", "< 60 s", versus("orbit-check-m64", "uniform-check-m64-anchor")),
     ("U2 by level classes, m = 64, n = 3", "seconds", level_classes_u2_m64),
     ("gap histogram of a 3000-word code", "< 1 s", code_verify_3000),
     ("kernelbounds bound --m 24 --n 3 --json", "seconds", bound_m24),
     ("check lower bound m = 24, n = 3 (2576 words)", "seconds", check_lower_m24),
     ("kernelbounds table --m 4..64 --n 3..8", "< 60 s", table_cmd),
-    ("check linear-code lower bound m = 64, n = 8 (RM(2,6))", "seconds", check_linear_m64),
+    ("check lower bound m = 64, n = 8 (RM(2,6) weight 32, orbit form)", "< 60 s", check_linear_m64),
     ("upper: level-kernel search m = 16, n = 3", "seconds", upper_m(16)),
     ("upper: level-kernel search m = 24, n = 3", "-", upper_m(24)),
     ("rank: tensor kernel m = 12 (build + FLINT)", "finishes", rank_tool_m12),

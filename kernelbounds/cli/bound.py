@@ -7,7 +7,7 @@ import sys
 
 from ..lowerbound import any_certificate, best, certificate, smallest_witness, witness_count
 from ..report import bound_summary
-from ._common import VARIANTS, positive, write_doc
+from ._common import VARIANTS, UserError, positive, write_doc
 
 
 def register(sub) -> None:
@@ -32,14 +32,20 @@ def run_bound(args) -> int:
     lb = best(args.m, args.n, args.variant)
     summary = bound_summary(lb)
     if args.output:
+        if lb.size == 0:
+            raise UserError(f"m = {args.m}: no code with two words at gap >= 2 fits, so only the trivial bound r >= 1 holds; there is no certificate to write")
         write_doc(any_certificate(lb), args.output)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
     s = summary
     print(f"m = {s['m']}, n = {s['n']} ({s['variant']}): {s['lower']} <= r* <= {s['upper']} (= 2^{s['m']})")
+    if lb.size == 0:
+        print(f"  {s['form']}: no code with two words at gap >= 2 fits in {s['m']} bits, so only the trivial r >= 1 (any head solving one input has a nonzero kernel)")
+        return 0
     gaps = "" if s["gaps"] is None else f", gaps {s['gaps']}"
-    print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}{gaps}; {s['form']} form")
+    orbits = "" if s["orbits"] is None else f", {s['orbits']} orbits"
+    print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}{gaps}; {s['form']} form{orbits}")
     if s["johnson_bound"] is not None:
         print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {s['johnson_bound']}")
     print(f"  least chain product R = {s['R']}, Hadamard power k = {s['k']}, witness family {s['witness_inputs']} inputs")

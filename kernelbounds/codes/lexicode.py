@@ -1,8 +1,8 @@
 """Greedy (lexicographic) constant-weight codes.
 
 Scan the weight-w words in lexicographic order of supports and keep each word that
-meets every kept word in at most `lam` points.  A boolean mask over all candidates is
-updated with one vectorised intersection pass per kept word.
+meets every kept word in at most `lam` points.  The indices of the surviving candidates
+shrink with one vectorised intersection pass over the survivors per kept word.
 """
 
 from __future__ import annotations
@@ -29,17 +29,12 @@ def lexicode(m: int, w: int, lam: int, max_words: int = 1024) -> Code:
         raise ValueError(f"C({m},{w}) = {comb(m, w)} candidates is over the limit {MAX_CANDIDATES}")
     words = candidates(m, w)
     arr = limbs(words, m)
-    alive = np.ones(len(words), dtype=bool)
+    alive = np.arange(len(words))  # indices of the candidates still compatible, increasing
     kept: list[int] = []
-    start = 0
-    while len(kept) < max_words:
-        free = np.flatnonzero(alive[start:])
-        if free.size == 0:
-            break
-        pick = start + int(free[0])
+    while len(kept) < max_words and alive.size:
+        pick = int(alive[0])
         kept.append(words[pick])
-        inter = np.bitwise_count(arr & arr[pick]).sum(axis=1)
-        alive &= inter <= lam
-        alive[pick] = False
-        start = pick + 1
+        rest = alive[1:]
+        inter = np.bitwise_count(arr[rest] & arr[pick]).sum(axis=1)
+        alive = rest[inter <= lam]  # one pass over the survivors only
     return Code(f"lexicode-w{w}-l{lam}", m, tuple(kept), f"greedy code, weight {w}, intersections <= {lam}")

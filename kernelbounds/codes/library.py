@@ -10,9 +10,10 @@ from functools import lru_cache
 from math import comb
 
 from . import Code
-from . import golay, graham_sloane, lexicode, paley, search
+from . import designs, golay, graham_sloane, lexicode, paley, search
 
 MAX_WORDS = 3000
+DESIGNS = ((designs.steiner_4_5_11, 11), (designs.steiner_5_6_12, 12), (designs.biplane_16, 16))
 
 
 def disjoint_blocks(m: int, w: int) -> Code:
@@ -47,6 +48,7 @@ def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
             if code.size >= 2:
                 out.append(code)
     out += [paley.paley(q, m) for q in paley.PRIMES_3_MOD_4 if q + 1 <= m]
+    out += [design().padded(m) for design, size in DESIGNS if size <= m]
     for w in (3, 4):
         if 2 * w <= m and comb(m, w) <= 200_000:
             out.append(graham_sloane.graham_sloane(m, w, MAX_WORDS))
@@ -66,3 +68,45 @@ def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
         if code.size >= 2 and code.words not in unique and min(code.gaps()) >= 2:
             unique[code.words] = code
     return tuple(unique.values())
+
+
+@lru_cache(maxsize=None)
+def linear_candidates(m: int) -> tuple[tuple[object, int], ...]:
+    """(linear code, weight w) pairs that fit in m bits: Golay, Reed-Muller RM(r, mu)
+    (padded), RM shortened to m, RM shortened or punctured on a flat, and RM restricted
+    to unions of 4-point cells (padded), each weight class
+    with 2w <= m + 1 and at least two words.  RM codes and their flat shortenings carry
+    their affine automorphisms (the orbit form); the others only the uniform form."""
+    from .linear import golay_linear, punctured_on_flat, reed_muller, rm_on_cells, shortened, shortened_on_flat
+
+    codes = []
+    if m >= 24:
+        codes.append(golay_linear().padded(m))
+    for r, mu in ((1, 4), (2, 4), (1, 5), (2, 5), (1, 6), (2, 6)):
+        if 2**mu <= m:
+            codes.append(reed_muller(r, mu).padded(m))
+        elif 2 ** (mu - 1) < m:  # m between 2^(mu-1) and 2^mu: the shortened code
+            codes.append(shortened(reed_muller(r, mu), m))
+        for fixed in range(1, mu + 1) if r == 2 else ():
+            length = 2**mu - 2 ** (mu - fixed)
+            if length <= m:
+                if fixed >= 2:
+                    codes.append(_flat_code(shortened_on_flat, r, mu, fixed).padded(m))
+                codes.append(_flat_code(punctured_on_flat, r, mu, fixed).padded(m))
+    for mu, free, cells in ((5, 2, 5), (6, 2, 9), (6, 3, 5), (6, 2, 11), (6, 2, 13)):  # lengths between the flats
+        if cells << free <= m:
+            for shorten in ((), (cells,)):
+                codes.append(_flat_code(rm_on_cells, 2, mu, free, cells, shorten).padded(m))
+    out = []
+    for code in codes:
+        base = code.unpadded  # weight w and m - w give the same gaps when 1 is a codeword
+        for w in sorted({int(x) for x in set(code.weights.tolist())} - {0}):
+            if 2 * w <= base.m + 1 and code.count_of_weight(w) >= 2:
+                out.append((code, w))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _flat_code(build, *args):
+    """One instance per flat or cell code, so padded copies share its words and orbits."""
+    return build(*args)

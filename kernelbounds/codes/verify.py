@@ -15,6 +15,8 @@ ROW_BLOCK = 1024
 
 def limbs(words: Sequence[int], m: int) -> np.ndarray:
     """An (N, L) uint64 array of the words' 64-bit limbs."""
+    if m <= 64:  # one limb: numpy converts the Python ints directly
+        return np.array(words, dtype=np.uint64).reshape(len(words), 1)
     count = max(1, (m + 63) // 64)
     mask = (1 << 64) - 1
     return np.array([[(w >> (64 * t)) & mask for t in range(count)] for w in words], dtype=np.uint64).reshape(len(words), count)
@@ -46,9 +48,9 @@ def gap_histogram(words: Sequence[int], m: int) -> dict[int, int]:
         gaps = w[None, :] - inter
         idx = np.arange(rows.start, rows.stop)
         gaps[idx - rows.start, idx] = -1  # drop the diagonal
-        values, freq = np.unique(gaps[gaps >= 0], return_counts=True)
-        for v, f in zip(values.tolist(), freq.tolist()):
-            counts[v] = counts.get(v, 0) + f
+        freq = np.bincount(gaps[gaps >= 0], minlength=m + 1)  # gaps lie in 0..m: a bincount, no sort
+        for v in np.flatnonzero(freq).tolist():
+            counts[v] = counts.get(v, 0) + int(freq[v])
     return counts
 
 

@@ -21,7 +21,7 @@ from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, op
-from .lowerbound import SCOPE, l3_work, least_rank, read_schedules
+from .chains import SCOPE, l3_work, least_rank, read_schedules
 
 
 def independent(rows: list[int]) -> bool:

@@ -12,88 +12,16 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from math import comb
 
 from ..common import Outcome, expect_equal, length, rat, sized, small_int
-from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, frac, mul, op, require
+from ..limits import Limits, op, require
+from ..text import show
+from . import linear, orbits
+from .chains import MAX_K, SCOPE, VARIANTS, l3_work, least_rank, low_bits, read_code, read_schedules, schedule_sizes
 
-VARIANTS = ("position-independent", "position-dependent", "causal")
-SCOPE = {
-    "position-independent": "every normalized head with a nonnegative kernel",
-    "position-dependent": "every normalized head with position-dependent maps and a nonnegative kernel for every pair of positions",
-    # one placement per link (the query last, then a, b, ..., b): L1 needs the key maps to be
-    # the same at every key position, so the claim is for position-independent causal heads
-    "causal": "every causal normalized head whose maps do not depend on position (one placement per link), with a nonnegative kernel, scored at its final position,",
-}
-MAX_K = 256
-
-
-def low_bits(q: int, level: int) -> int:
-    """The `level` lowest set bits of q (the rule's intermediate key of that level)."""
-    out = 0
-    for _ in range(level):
-        bit = q & -q
-        out |= bit
-        q ^= bit
-    return out
-
-
-def read_code(doc: Node, m: int, limits: Limits) -> list[int]:
-    node = doc["code"].obj({"words"}, {"name"})
-    if node.has("name"):
-        node["name"].str()
-    items = node["words"].list(limits.max_code_words)
-    words = [x.token(m) for x in items]
-    if len(words) < 2:
-        raise Invalid(node["words"].pointer, "the bound needs N >= 2 words")
-    seen: dict[int, int] = {}
-    for j, w in enumerate(words):
-        if w in seen:
-            raise Invalid(items[j].pointer, f"repeats word {seen[w]}")
-        seen[w] = j
-    return words
-
-
-def read_schedules(doc: Node, n: int, m: int) -> dict[int, tuple[tuple[int, ...], int]]:
-    """gap -> (levels, chain product P)."""
-    out: dict[int, tuple[tuple[int, ...], int]] = {}
-    for s in doc["schedules"].list(m + 1):
-        s.obj({"gap", "levels"})
-        gap = s["gap"].int(0, m)
-        if gap in out:
-            raise Invalid(s["gap"].pointer, f"a second schedule for gap {gap}")
-        items = s["levels"].list(m + 1)
-        levels = tuple(x.int(0, m) for x in items)
-        if not levels or levels[0] != 0 or levels[-1] != gap:
-            raise Invalid(s["levels"].pointer, f"a chain must run from level 0 to level {gap}")
-        product = 1
-        for t in range(1, len(levels)):
-            d = levels[t] - levels[t - 1]
-            if d < 2:
-                raise Invalid(items[t].pointer, f"link {levels[t - 1]} -> {levels[t]} has gap {d} < 2 (L1 gives no factor >= 1)")
-            product *= (n - 2) * (d - 1)
-        if len(levels) < 2:
-            raise Invalid(s["levels"].pointer, "a chain needs at least one link")
-        out[gap] = (levels, product)
-    return out
-
-
-def least_rank(k: int, x: Fraction) -> int:
-    """The least r >= 1 with C(r+k-1, k) > x (C is increasing in r: doubling, then bisection)."""
-    hi = 1
-    while comb(hi + k - 1, k) <= x:
-        hi *= 2
-    lo = hi // 2 + 1 if hi > 1 else 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if comb(mid + k - 1, k) > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+__all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "work", "least_rank", "low_bits", "read_code", "read_schedules"]
 
 
 class Family:
@@ -148,15 +76,15 @@ class Family:
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
-    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"})
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry"})
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
     doc["queries"].str(("complement",))
+    if doc.has("symmetry"):
+        return orbits.check_orbits(doc, m, n, variant, limits)
     if doc["code"].has("linear"):
-        from .linear import check_linear
-
-        return check_linear(doc, m, n, variant, limits)
+        return linear.check_linear(doc, m, n, variant, limits)
     words = read_code(doc, m, limits)
     big_n = len(words)
     require(big_n * big_n <= limits.max_pairs, "/code/words", "the number of ordered pairs N^2", big_n * big_n, limits.max_pairs)
@@ -230,40 +158,16 @@ def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, l
 # ----------------------------------------------------------------- work estimate
 
 
-def schedule_sizes(doc: Node, n: int, m: int) -> list[tuple[int, int, int]]:
-    """Per schedule (links, sum of intermediate levels, bits of its chain product), read
-    tolerantly (bad values are rejected later by read_schedules)."""
-    out = []
-    items = sized(doc, "schedules")
-    for s in items if isinstance(items, list) else []:
-        levels = s.get("levels") if isinstance(s, dict) else None
-        levels = [small_int(x, 0, 0, m) for x in levels] if isinstance(levels, list) else []
-        steps = [b - a for a, b in zip(levels, levels[1:])]
-        bits = sum(((n - 2) * max(d - 1, 1)).bit_length() for d in steps)
-        out.append((len(steps), sum(levels[1:-1]), bits))
-    return out[: m + 1]
-
-
-def l3_work(n_words: int, k: int, product_bits: list[int]) -> int:
-    """S_k = sum_P c_P / P^(2k) over the distinct products, X = N^2 / (N + S_k), and the
-    doubling-and-bisection search for the least r (r <= N + 1 since C(r+k-1, k) >= r)."""
-    h_s = sum(2 * k * b + 64 for b in product_bits) + 2 * n_words.bit_length()
-    powers = sum(mul(2 * k * b) * (2 * k).bit_length() for b in product_bits)
-    steps = 2 * (n_words + 2).bit_length() + 4
-    comb_bits = k * (n_words + k + 2).bit_length()
-    return powers + (len(product_bits) + 4) * frac(h_s) + steps * (k * mul(comb_bits) + frac(h_s + comb_bits))
-
-
 def work(doc: Node, limits: Limits) -> int:
-    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"})
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry"})
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     k = small_int(sized(doc["claims"], "k"), MAX_K, 1, MAX_K)
     sched = schedule_sizes(doc, n, m)
+    if doc.has("symmetry"):
+        return orbits.work_orbits(doc, limits) + l3_work(2**23, k, [b for _, _, b in sched])
     if doc["code"].has("linear"):
-        from .linear import work_linear
-
-        return work_linear(doc, m, n, k, sched, limits)
+        return linear.work_linear(doc, m, n, k, sched, limits)
     words = sized(doc["code"], "words")
     big_n = len(words) if isinstance(words, list) else 0
     chain = [(links + 1) * 4 + (inter + links) * 4 * op(m) for links, inter, _ in sched]

@@ -1,0 +1,143 @@
+"""Chain helpers shared by the lower-bound rules (THEORY §3 L2-L4): variants, schedules,
+the least rank of L3, the rule's intermediate keys, and the closed-form witness count.
+
+Kept apart from rules/lowerbound.py so that the listed, linear and orbit forms import
+them without an import circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from math import comb
+
+from ..errors import Invalid
+from ..jsonread import Node
+from ..common import sized, small_int
+from ..limits import Limits, frac, mul
+
+VARIANTS = ("position-independent", "position-dependent", "causal")
+SCOPE = {
+    "position-independent": "every normalized head with a nonnegative kernel",
+    "position-dependent": "every normalized head with position-dependent maps and a nonnegative kernel for every pair of positions",
+    # one placement per link (the query last, then a, b, ..., b): L1 needs the key maps to be
+    # the same at every key position, so the claim is for position-independent causal heads
+    "causal": "every causal normalized head whose maps do not depend on position (one placement per link), with a nonnegative kernel, scored at its final position,",
+}
+MAX_K = 256
+
+
+def low_bits(q: int, level: int) -> int:
+    """The `level` lowest set bits of q (the rule's intermediate key of that level)."""
+    out = 0
+    for _ in range(level):
+        bit = q & -q
+        out |= bit
+        q ^= bit
+    return out
+
+
+def read_code(doc: Node, m: int, limits: Limits) -> list[int]:
+    node = doc["code"].obj({"words"}, {"name"})
+    if node.has("name"):
+        node["name"].str()
+    items = node["words"].list(limits.max_code_words)
+    words = [x.token(m) for x in items]
+    if len(words) < 2:
+        raise Invalid(node["words"].pointer, "the bound needs N >= 2 words")
+    seen: dict[int, int] = {}
+    for j, w in enumerate(words):
+        if w in seen:
+            raise Invalid(items[j].pointer, f"repeats word {seen[w]}")
+        seen[w] = j
+    return words
+
+
+def read_schedules(doc: Node, n: int, m: int) -> dict[int, tuple[tuple[int, ...], int]]:
+    """gap -> (levels, chain product P)."""
+    out: dict[int, tuple[tuple[int, ...], int]] = {}
+    for s in doc["schedules"].list(m + 1):
+        s.obj({"gap", "levels"})
+        gap = s["gap"].int(0, m)
+        if gap in out:
+            raise Invalid(s["gap"].pointer, f"a second schedule for gap {gap}")
+        items = s["levels"].list(m + 1)
+        levels = tuple(x.int(0, m) for x in items)
+        if not levels or levels[0] != 0 or levels[-1] != gap:
+            raise Invalid(s["levels"].pointer, f"a chain must run from level 0 to level {gap}")
+        product = 1
+        for t in range(1, len(levels)):
+            d = levels[t] - levels[t - 1]
+            if d < 2:
+                raise Invalid(items[t].pointer, f"link {levels[t - 1]} -> {levels[t]} has gap {d} < 2 (L1 gives no factor >= 1)")
+            product *= (n - 2) * (d - 1)
+        if len(levels) < 2:
+            raise Invalid(s["levels"].pointer, "a chain needs at least one link")
+        out[gap] = (levels, product)
+    return out
+
+
+def least_rank(k: int, x: Fraction) -> int:
+    """The least r >= 1 with C(r+k-1, k) > x (C is increasing in r: doubling, then bisection)."""
+    hi = 1
+    while comb(hi + k - 1, k) <= x:
+        hi *= 2
+    lo = hi // 2 + 1 if hi > 1 else 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if comb(mid + k - 1, k) > x:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def placements(variant: str, n: int) -> int:
+    """Mixed inputs per link: n - 1 placements for position-dependent maps (L5), else one."""
+    return n - 1 if variant == "position-dependent" else 1
+
+
+def constant_weight_row_count(n_words: int, row_gaps: Iterable[int], schedules: Mapping[int, tuple[tuple[int, ...], int]], per_link: int) -> int:
+    """|W_i| for one row of a constant-weight code, in closed form (rule chains-v1).
+
+    Row i's intermediates are the tokens low_bits(q_i, l) for the interior levels l of
+    the schedules of the gaps in its row; one token per level, of weight l < gap <= w,
+    so never a code word.  Keys: the N code words plus one per interior level.  Links:
+    the distinct prefix links (one per distinct pair of consecutive levels before the
+    last), plus one final link per j != i (distinct: they end at distinct c_j, never an
+    intermediate).  Depends only on the set of gaps, hence is constant on an orbit.
+    """
+    interior: set[int] = set()
+    prefix: set[tuple[int, int]] = set()
+    for g in set(row_gaps):
+        levels = schedules[g][0]
+        interior.update(levels[1:-1])
+        prefix.update(zip(levels[:-2], levels[1:-1]))
+    return n_words + len(interior) + per_link * (len(prefix) + n_words - 1)
+
+
+# ----------------------------------------------------------------- work estimate
+
+
+def schedule_sizes(doc: Node, n: int, m: int) -> list[tuple[int, int, int]]:
+    """Per schedule (links, sum of intermediate levels, bits of its chain product), read
+    tolerantly (bad values are rejected later by read_schedules)."""
+    out = []
+    items = sized(doc, "schedules")
+    for s in items if isinstance(items, list) else []:
+        levels = s.get("levels") if isinstance(s, dict) else None
+        levels = [small_int(x, 0, 0, m) for x in levels] if isinstance(levels, list) else []
+        steps = [b - a for a, b in zip(levels, levels[1:])]
+        bits = sum(((n - 2) * max(d - 1, 1)).bit_length() for d in steps)
+        out.append((len(steps), sum(levels[1:-1]), bits))
+    return out[: m + 1]
+
+
+def l3_work(n_words: int, k: int, product_bits: list[int]) -> int:
+    """S_k = sum_P c_P / P^(2k) over the distinct products, X = N^2 / (N + S_k), and the
+    doubling-and-bisection search for the least r (r <= N + 1 since C(r+k-1, k) >= r)."""
+    h_s = sum(2 * k * b + 64 for b in product_bits) + 2 * n_words.bit_length()
+    powers = sum(mul(2 * k * b) * (2 * k).bit_length() for b in product_bits)
+    steps = 2 * (n_words + 2).bit_length() + 4
+    comb_bits = k * (n_words + k + 2).bit_length()
+    return powers + (len(product_bits) + 4) * frac(h_s) + steps * (k * mul(comb_bits) + frac(h_s + comb_bits))
