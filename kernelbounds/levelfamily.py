@@ -299,14 +299,15 @@ def refute(fam: Family, support, m: int, n: int) -> Refutation | None:
     eq = np.hstack([a.T, -np.eye(k)[:, :nsign]])
     eq = np.vstack([eq, np.concatenate([np.ones(nrows), np.zeros(nsign)])])
     rhs = np.concatenate([np.zeros(k), [1.0]])
-    res = linprog(np.zeros(nrows + nsign), A_eq=eq, b_eq=rhs, bounds=[(0, None)] * (nrows + nsign), method="highs-ds")
-    if res.status != 0:
-        return None
-    y = res.x[:nrows]
-    for tol in (1e-9, 1e-7, 1e-11, 1e-5):
-        found = _exact_multipliers(s, cols, np.flatnonzero(y > tol * max(y.max(), 1e-300)), fam.nonnegative, len(support))
-        if found is not None:
-            return Refutation(tuple(sorted(support)), [(s.labels[i], v) for i, v in found])
+    for method, objective in (("highs-ds", 0.0), ("highs-ds", 1.0), ("highs-ipm", 1.0), ("highs-ipm", 0.0)):
+        res = linprog(np.full(nrows + nsign, objective), A_eq=eq, b_eq=rhs, bounds=[(0, None)] * (nrows + nsign), method=method)
+        if res.status != 0:
+            continue
+        y = res.x[:nrows]
+        for tol in (1e-9, 1e-7, 1e-11, 1e-5):
+            found = _exact_multipliers(s, cols, np.flatnonzero(y > tol * max(y.max(), 1e-300)), fam.nonnegative, len(support))
+            if found is not None:
+                return Refutation(tuple(sorted(support)), [(s.labels[i], v) for i, v in found])
     return None
 
 
@@ -491,3 +492,68 @@ def brute_force(fam: Family, m: int, n: int) -> tuple[int, ...] | None:
         if propose(fam, s, m, n) is not None:
             return s
     return None
+
+
+# ---------------------------------------------------------------- minimality and certificates
+
+
+def prove_minimal(found: Found) -> list[Refutation] | None:
+    """Exact Motzkin multipliers for every maximal support cheaper than the one found
+    (U4, "Optional"); None if some support could not be refuted exactly."""
+    out = []
+    for s in found.refuted_by_lp:
+        r = refute(found.family, s, found.m, found.n)
+        if r is None:
+            return None
+        out.append(r)
+    return out
+
+
+def _multiplier_json(label: tuple, y: int) -> dict:
+    from .certificate import rational
+
+    if label[0] == "weight":
+        return {"weight": label[1], "y": rational(y)}
+    _, p, levels, side = label
+    return {"class": [p, *levels], "side": side, "y": rational(y)}
+
+
+def certificate(found: Found, refutations: list[Refutation] | None = None) -> dict:
+    """A format-v2 `level-family` certificate (docs/certificate-format-v2.md)."""
+    from .certificate import header, rational
+
+    fam, m, n = found.family, found.m, found.n
+    if found.support is None:
+        raise ValueError("no construction to certify")
+    worst, _ = exact_worst_error(fam, found.g, readout_table(fam, found.eps, found.f, m), m, n)
+    if worst is None or worst >= HALF:
+        raise ValueError("the construction does not solve length n")  # least() returns verified ones only
+    doc = header("level-family", version=2)
+    if fam.readout == "affine":
+        readout = {"type": "affine", "eps": rational(found.eps)}
+    else:
+        readout = {"type": "free", "table": [[rational(x) for x in row] for row in found.f], "value_dim": value_dim(found.f, m)}
+    doc.update(
+        m=m,
+        n=n,
+        positions="all",
+        basis=fam.basis,
+        differences=[rational(found.g.get(j, 0)) for j in range(m + 1)],
+        readout=readout,
+        claims={
+            "worst_error": rational(worst),
+            "feature_rank": found.rank,
+            "kernel_rank": found.rank,
+            "nonnegative_features": found.nonnegative_features,
+            "support": sorted(found.g),
+        },
+    )
+    if refutations is not None:
+        doc["minimality"] = {
+            "signs": "nonnegative" if fam.nonnegative else "any",
+            "refuted": [
+                {"support": list(r.support), "multipliers": sorted((_multiplier_json(lab, y) for lab, y in r.multipliers), key=lambda e: (sorted(e.items()).__repr__()))}
+                for r in refutations
+            ],
+        }
+    return doc

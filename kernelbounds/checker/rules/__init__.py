@@ -7,12 +7,13 @@ from collections.abc import Callable
 from ..jsonread import Node
 from ..limits import Limits
 from ..common import Outcome
-from . import construction, lowerbound, rank, transcript
+from . import construction, levelfamily, lowerbound, rank, transcript
 
 Rule = Callable[[Node, Limits], Outcome]
 
 REGISTRY: dict[str, Rule] = {
     "construction": construction.check,
+    "level-family": levelfamily.check,
     "lower-bound": lowerbound.check,
     "rank": rank.check,
     "transcript": transcript.check,
