@@ -557,3 +557,46 @@ def certificate(found: Found, refutations: list[Refutation] | None = None) -> di
             ],
         }
     return doc
+
+
+# ---------------------------------------------------------------- every family at once
+
+
+@dataclass
+class Result:
+    """One family's answer: the construction (or None) and, on request, its minimality."""
+
+    found: Found
+    refutations: list[Refutation] | None  # exact Motzkin multipliers for every maximal cheaper support
+    proved: bool  # minimality (or, with no construction, infeasibility of the family) proved exactly
+
+    @property
+    def rank(self) -> int | None:
+        return self.found.rank
+
+
+def solve_family(fam: Family, m: int, n: int, prove: bool = False) -> Result:
+    found = least(fam, m, n)
+    refs = prove_minimal(found) if prove else None
+    return Result(found, refs, refs is not None)
+
+
+def _solve_job(job):
+    return solve_family(*job)
+
+
+def solve_families(fams: list[Family], m: int, n: int, prove: bool = False, processes: int = 2) -> list[Result]:
+    """solve_family for each family, over a process pool (results in the order given)."""
+    jobs = [(fam, m, n, prove) for fam in fams]
+    if processes <= 1 or len(jobs) <= 1:
+        return [_solve_job(j) for j in jobs]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=min(processes, len(jobs))) as pool:
+        return list(pool.map(_solve_job, jobs))
+
+
+def best(results: list[Result]) -> Result | None:
+    """The least rank; ties go to the first family in the order of families()."""
+    found = [r for r in results if r.rank is not None]
+    return min(found, key=lambda r: r.rank) if found else None
