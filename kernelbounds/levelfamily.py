@@ -585,10 +585,13 @@ def _solve_job(job):
     return solve_family(*job)
 
 
+SMALL_CLASSES = 1500  # below this many level classes a process pool costs more than it saves
+
+
 def solve_families(fams: list[Family], m: int, n: int, prove: bool = False, processes: int = 2) -> list[Result]:
     """solve_family for each family, over a process pool (results in the order given)."""
     jobs = [(fam, m, n, prove) for fam in fams]
-    if processes <= 1 or len(jobs) <= 1:
+    if processes <= 1 or len(jobs) <= 1 or comb(m + n, n) < SMALL_CLASSES:
         return [_solve_job(j) for j in jobs]
     from concurrent.futures import ProcessPoolExecutor
 
