@@ -603,3 +603,46 @@ def best(results: list[Result]) -> Result | None:
     """The least rank; ties go to the first family in the order of families()."""
     found = [r for r in results if r.rank is not None]
     return min(found, key=lambda r: r.rank) if found else None
+
+
+def explicit_head(doc: dict):
+    """The literal head of a level-family certificate (THEORY U4), as a model.KernelHead:
+    phi_T(q) = g_|T| [T ⊆ q], psi_T(z) = [T ⊆ z] or [T ∩ z = ∅]; affine: v(z) = z,
+    L_q(v) = <q, v> - 1/2 + eps; free: v(z)_S = [S ⊆ z] for |S| <= D and
+    L_q(v) = sum_(S ⊆ q, |S| <= D) a_(|q|,|S|) v_S.  Returns (head, features, value_dim)."""
+    from .model import feature_head
+
+    m = doc["m"]
+    g = [Fraction(x) for x in doc["differences"]]
+    sets = [t for t in range(2**m) if g[t.bit_count()] != 0]
+    subset = doc["basis"] == "subset"
+
+    def phi_q(x, i):
+        return tuple(g[t.bit_count()] if t & ~x == 0 else Fraction(0) for t in sets)
+
+    def phi_k(z, j):
+        return tuple(Fraction(int((t & ~z if subset else t & z) == 0)) for t in sets)
+
+    ro = doc["readout"]
+    if ro["type"] == "affine":
+        eps = Fraction(ro["eps"])
+
+        def value(z, j):
+            return tuple(Fraction((z >> i) & 1) for i in range(m))
+
+        def readout(q, i):
+            return tuple(Fraction((q >> k) & 1) for k in range(m)), eps - HALF
+
+        return feature_head(phi_q, phi_k, value, readout), len(sets), m
+    diffs = [differences([Fraction(x) for x in row]) for row in ro["table"]]
+    top = max((i for row in diffs for i, a in enumerate(row) if a != 0), default=0)
+    vsets = [s for s in range(2**m) if s.bit_count() <= top]
+
+    def value(z, j):
+        return tuple(Fraction(int(s & ~z == 0)) for s in vsets)
+
+    def readout(q, i):
+        a = diffs[q.bit_count()]
+        return tuple(a[s.bit_count()] if s & ~q == 0 else Fraction(0) for s in vsets), Fraction(0)
+
+    return feature_head(phi_q, phi_k, value, readout), len(sets), len(vsets)
