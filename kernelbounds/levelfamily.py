@@ -303,29 +303,34 @@ def refute(fam: Family, support, m: int, n: int) -> Refutation | None:
         res = linprog(np.full(nrows + nsign, objective), A_eq=eq, b_eq=rhs, bounds=[(0, None)] * (nrows + nsign), method=method)
         if res.status != 0:
             continue
-        y = res.x[:nrows]
+        y, z = res.x[:nrows], res.x[nrows:]
         for tol in (1e-9, 1e-7, 1e-11, 1e-5):
-            found = _exact_multipliers(s, cols, np.flatnonzero(y > tol * max(y.max(), 1e-300)), fam.nonnegative, len(support))
+            cut = tol * max(y.max(), 1e-300)
+            found = _exact_multipliers(s, cols, np.flatnonzero(y > cut), fam.nonnegative, len(support), np.flatnonzero(z > cut))
+            if found is None and fam.nonnegative:  # let every sign row take part
+                found = _exact_multipliers(s, cols, np.flatnonzero(y > cut), fam.nonnegative, len(support))
             if found is not None:
                 return Refutation(tuple(sorted(support)), [(s.labels[i], v) for i, v in found])
     return None
 
 
-def _exact_multipliers(s: System, cols, active, nonnegative: bool, nsupport: int):
-    """Solve sum_{i in active} y_i r_i = z (z supported on sign-constrained g) exactly."""
+def _exact_multipliers(s: System, cols, active, nonnegative: bool, nsupport: int, signs=None):
+    """Solve sum_{i in active} y_i r_i = z exactly, z supported on the sign-constrained
+    g_j listed in `signs` (default: all of them when the family is nonnegative)."""
     import flint
 
     rows = s.rows[np.ix_(active, cols)]
     k = len(cols)
-    nsign = nsupport if nonnegative else 0
+    signs = list(range(nsupport)) if signs is None and nonnegative else ([] if signs is None else [int(x) for x in signs])
+    nsign = len(signs)
     ncol = len(active) + nsign
     mat = [[0] * (ncol + 1) for _ in range(k + 1)]
     for c, i in enumerate(range(len(active))):
         for v in range(k):
             mat[v][c] = int(rows[i, v])
         mat[k][c] = 1
-    for z in range(nsign):
-        mat[z][len(active) + z] = -1
+    for c, z in enumerate(signs):
+        mat[z][len(active) + c] = -1
     mat[k][ncol] = 1
     red, rank = flint.fmpq_mat(k + 1, ncol + 1, [x for r in mat for x in r]).rref()
     sol = [Fraction(0)] * ncol
@@ -417,6 +422,7 @@ class Found:
     refuted_by_lp: list[tuple[int, ...]] = field(default_factory=list)  # maximal cheaper supports (float LP)
     unresolved: list[tuple[int, ...]] = field(default_factory=list)  # LP feasible, no rational solution passed
     lps: int = 0
+    least_cost: bool = True  # the support found has the least cost that the float LPs allow
 
     @property
     def rank(self) -> int | None:
@@ -470,7 +476,9 @@ def least(fam: Family, m: int, n: int) -> Found:
     target = cost(best, m)
     refuted = [s for s in maximal_below(m, target)]
     found = Found(fam, m, n, None, refuted_by_lp=refuted)
-    for s in supports_of_cost(m, target):
+    for s in supports_of_cost(m, target) + [full]:  # the full support: a last resort, never silently
+        if s == full and (found.unresolved or cost(full, m) != target):
+            found.least_cost = False  # the rank found is then not the least: claim nothing about cheaper supports
         counter[0] += 1
         prop = propose(fam, s, m, n)
         if prop is None:
@@ -500,6 +508,8 @@ def brute_force(fam: Family, m: int, n: int) -> tuple[int, ...] | None:
 def prove_minimal(found: Found) -> list[Refutation] | None:
     """Exact Motzkin multipliers for every maximal support cheaper than the one found
     (U4, "Optional"); None if some support could not be refuted exactly."""
+    if not found.least_cost:
+        return None
     out = []
     for s in found.refuted_by_lp:
         r = refute(found.family, s, found.m, found.n)

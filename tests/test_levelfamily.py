@@ -331,3 +331,22 @@ def test_level_family_needs_version_2():
     bad = _doc("upper-any-m04-n3.json")
     bad["version"] = 1
     assert _pointer(bad) == "/kind"
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_u2_is_the_complement_basis_with_g_j_equal_to_2n_minus_2_to_the_j(n):
+    """THEORY U4: H_p(l) = sum_j (2n-2)^j C(p-l, j) = (2n-1)^(p-l), c^l times a per-query factor,
+    so the class check gives U2's exact worst error (n-1)c/(1+(n-1)c) with c = 1/(2n-1)."""
+    m = 5
+    fam = lf.Family("complement", "affine", True)
+    g = {j: Fraction(2 * n - 2) ** j for j in range(m + 1)}
+    assert lf.weights(fam, g, m) == [Fraction(2 * n - 1) ** d for d in range(m + 1)]
+    worst, _ = lf.exact_worst_error(fam, g, lf.readout_table(fam, HALF, None, m), m, n)
+    c = Fraction(1, 2 * n - 1)
+    assert worst == (n - 1) * c / (1 + (n - 1) * c)
+
+
+def test_every_level_family_needs_rank_5_at_m4_n3():
+    """THEORY U5 quotes 5 as the least level-family rank at m = 4, n = 3."""
+    ranks = [lf.solve_family(fam, 4, 3, prove=True) for fam in ALL]
+    assert min(r.rank for r in ranks if r.rank is not None) == 5 and all(r.proved for r in ranks)
