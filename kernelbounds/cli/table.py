@@ -13,7 +13,7 @@ def register(sub) -> None:
     p.add_argument("--variant", choices=VARIANTS, default="position-independent")
     p.add_argument("--format", choices=["markdown", "csv"], default="markdown")
     p.add_argument("--plot", metavar="PNG", help="also plot log2(bound) against m")
-    p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="search level-kernel upper bounds up to this m (default 0: 2^m only)")
+    p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="also search the U4 level families, where no certificate is committed, up to this m (default 0: committed certificates and their restriction closure, else 2^m)")
     p.set_defaults(func=run)
 
 

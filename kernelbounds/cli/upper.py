@@ -1,33 +1,90 @@
-"""`kernelbounds upper`: level-kernel constructions below 2^m for a fixed length (THEORY U4)."""
+"""`kernelbounds upper`: the least rank of each U4 level family at a fixed length (THEORY §2 U4)."""
 
 from __future__ import annotations
 
+import json
 import sys
+from math import comb
 
-from .. import lowerbound, upperbound
-from ._common import positive, write_doc
+from .. import levelfamily, lowerbound
+from ._common import UserError, positive, write_doc
+
+MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow
 
 
 def register(sub) -> None:
-    p = sub.add_parser("upper", help="a level-kernel construction below 2^m for a fixed length n")
+    p = sub.add_parser("upper", help="the least-rank level construction of each U4 family (basis x readout x signs) at a fixed length n")
     p.add_argument("--m", type=positive("--m", 1, 32), required=True)
     p.add_argument("--n", type=positive("--n", 2, 8), required=True)
-    p.add_argument("-o", "--output")
+    p.add_argument("--basis", choices=["subset", "complement", "best"], default="best", help="feature basis (default: the better of both)")
+    p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="readout: F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")
+    p.add_argument("--nonnegative", action="store_true", help="only families with every g_j >= 0 (nonnegative features in the complement basis)")
+    p.add_argument("--prove-minimal", action="store_true", help="add exact Motzkin multipliers refuting every maximal cheaper support")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("-o", "--output", help="write the level-family certificate (format v2) here")
     p.set_defaults(func=run)
 
 
+def _lower(m: int, n: int) -> int:
+    return lowerbound.best(m, n).bound if n >= 3 and m >= 4 else 1
+
+
+def _value_dim(found) -> int:
+    return found.m if found.family.readout == "affine" else levelfamily.value_dim(found.f, found.m)
+
+
+def _family_line(r) -> str:
+    f = r.found
+    if f.support is None:
+        how = "refuted exactly" if r.proved else "float LP infeasible on the full support"
+        return f"  {f.family.name:32s} no construction ({how})"
+    status = "least of the family (exact)" if r.proved else f"best found; {len(f.refuted_by_lp)} maximal cheaper supports infeasible by float LP"
+    if f.unresolved:
+        status += f"; {len(f.unresolved)} LP-feasible supports of the same cost failed the exact check"
+    return f"  {f.family.name:32s} rank {f.rank:>7}  support {list(f.support)}  ({status})"
+
+
 def run(args) -> int:
-    c = upperbound.search(args.m, args.n)
-    if c is None:
-        print(f"kernelbounds: no level kernel found for m = {args.m}, n = {args.n}", file=sys.stderr)
+    m, n = args.m, args.n
+    classes = comb(m + n, n)
+    if classes > MAX_CLASSES:
+        raise UserError(f"m = {m}, n = {n} has {classes} level classes, over {MAX_CLASSES}: the support search is out of reach (U2 gives 2^m = {2**m} nonnegative features)")
+    fams = levelfamily.families(args.basis, args.readout, args.nonnegative)
+    results = levelfamily.solve_families(fams, m, n, prove=args.prove_minimal)
+    best = levelfamily.best(results)
+    if best is None:
+        print(f"kernelbounds: no level family {[f.name for f in fams]} solves m = {m}, n = {n}; U2 gives 2^m = {2**m}", file=sys.stderr)
         return 1
-    lower = lowerbound.best(args.m, args.n).bound if args.n >= 3 and args.m >= 2 else 1
-    print(f"m = {args.m}, n = {args.n}: {lower} <= r* <= {c.rank}  (2^m = {2**args.m})")
-    print(f"  level kernel: differences g_j != 0 for j in {sorted(c.g)}, rank = sum C(m, j) = {c.rank}, eps = {c.eps}")
-    print(f"  worst error {upperbound.worst_error(c.h, c.m, c.n, c.eps)} (exact, every level class)")
-    sign = "nonnegative" if c.nonnegative_features else "signed (nonnegative features of this rank: open; U2 certifies 2^m)"
-    print(f"  features: {sign}")
+    f = best.found
+    doc = levelfamily.certificate(f, best.refutations if best.proved else None)
+    info = {
+        "m": m,
+        "n": n,
+        "rank": f.rank,
+        "basis": f.family.basis,
+        "readout": f.family.readout,
+        "signs": "nonnegative" if f.family.nonnegative else "any",
+        "support": list(f.support),
+        "value_dim": _value_dim(f),
+        "nonnegative_features": f.nonnegative_features,
+        "minimal_in_family": best.proved,
+        "worst_error": doc["claims"]["worst_error"],
+        "lower": _lower(m, n),
+        "certificate": args.output,
+        "families": [{"family": r.found.family.name, "rank": r.rank, "support": None if r.found.support is None else list(r.found.support), "minimal_in_family": r.proved} for r in results],
+    }
     if args.output:
-        write_doc(upperbound.certificate(c), args.output)
-        print(f"  certificate: {args.output}")
+        write_doc(doc, args.output)
+    if args.json:
+        sys.stdout.write(json.dumps(info, sort_keys=True) + "\n")
+        return 0
+    print(f"m = {m}, n = {n}: {info['lower']} <= r* <= {f.rank}  (2^m = {2**m})")
+    print(f"  rank {f.rank}: {f.family.basis} basis, {f.family.readout} readout, support {list(f.support)}, value dimension {info['value_dim']}")
+    print(f"  features: {'nonnegative' if f.nonnegative_features else 'signed'}; worst error {info['worst_error']} (exact, every level class)")
+    print("  " + ("least rank of its family: every maximal cheaper support refuted by exact Motzkin multipliers" if best.proved else "best found (cheaper supports ruled out by float LPs; --prove-minimal for exact refutations)"))
+    print("families:")
+    for r in results:
+        print(_family_line(r))
+    if args.output:
+        print(f"certificate: {args.output}")
     return 0

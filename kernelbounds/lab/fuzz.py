@@ -99,7 +99,50 @@ def oracle(doc: dict) -> bool | None:
     """True if every claim of an accepted certificate holds by the generator's routes,
     False if one is false, None if this oracle cannot judge it."""
     kind = doc.get("kind")
-    return {"construction": _construction, "lower-bound": _lower, "rank": _rank, "transcript": _transcript}.get(kind, lambda d: None)(doc)
+    return {"construction": _construction, "lower-bound": _lower, "rank": _rank, "transcript": _transcript, "level-family": _level_family}.get(kind, lambda d: None)(doc)
+
+
+def _level_family(doc) -> bool | None:
+    """The literal head (explicit features, values, readout) on every input, FLINT's rank of
+    its kernel, and the generator's exact Motzkin rows for a minimality block."""
+    from math import comb, lcm
+
+    from .. import levelfamily as lf
+    from ..model import exhaustive_worst_error
+    from ..rank import flint_rank
+
+    m, n, claims = doc["m"], doc["n"], doc["claims"]
+    if not (isinstance(m, int) and isinstance(n, int) and 1 <= m <= 4 and 2 <= n <= 4):
+        return None
+    g = [Fraction(x) for x in doc["differences"]]
+    head, features, dv = lf.explicit_head(doc)
+    table = [[head.weight(x, 0, z, 1) for z in range(2**m)] for x in range(2**m)]
+    if any(v <= 0 for row in table for v in row):
+        return False
+    res = exhaustive_worst_error(head, m, n)
+    support = [j for j in range(m + 1) if g[j] != 0]
+    rank = sum(comb(m, j) for j in support)
+    d = lcm(*(v.denominator for row in table for v in row))
+    facts = (
+        res.worst_error is not None
+        and res.worst_error < Fraction(1, 2)
+        and res.worst_error == Fraction(claims["worst_error"])
+        and claims["support"] == support
+        and claims["feature_rank"] == claims["kernel_rank"] == rank == features
+        and flint_rank([[int(v * d) for v in row] for row in table]) == rank
+        and claims["nonnegative_features"] == all(x >= 0 for x in g)
+        and (doc["readout"]["type"] == "affine" or doc["readout"]["value_dim"] == dv)
+    )
+    if not facts or "minimality" not in doc:
+        return bool(facts)
+    nonneg = doc["minimality"]["signs"] == "nonnegative"
+    fam = lf.Family(doc["basis"], doc["readout"]["type"], nonneg)
+    listed = [tuple(r["support"]) for r in doc["minimality"]["refuted"]]
+    if nonneg and not claims["nonnegative_features"]:
+        return False
+    if any(not any(set(s) <= set(r) for r in listed) for s in lf.maximal_below(m, rank)):
+        return False
+    return all(lf.refute(fam, s, m, n) is not None for s in listed) and all(lf.cost(s, m) < rank for s in listed)
 
 
 def _construction(doc) -> bool | None:
@@ -261,6 +304,11 @@ def seeds() -> list[dict]:
 
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(2, 4), 8, 4)))
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
+    from .. import levelfamily as lf
+
+    for fam, m in ((lf.Family("complement", "free", True), 3), (lf.Family("subset", "affine", False), 3)):
+        res = lf.solve_family(fam, m, 3, prove=True)
+        out.append(lf.certificate(res.found, res.refutations))
     return out
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, lowerbound, rank, transcript
+from . import construction, levelfamily, lowerbound, rank, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
+    "level-family": levelfamily,
     "lower-bound": lowerbound,
     "rank": rank,
     "transcript": transcript,
