@@ -1,0 +1,164 @@
+"""General position-independent heads at small m, given by rational tables (THEORY U5).
+
+A head is phi_Q(q), psi_K(z) in Q^r for every token and a readout table F(q, z)
+(THEORY §1: F = L_q(v(z)) may be any function, since dv is free; the value dimension it
+needs is the affine rank of the columns F(., z), see :func:`value_dim`).  At query q the
+output on an input (q and a multiset M of n-1 other tokens) is
+y = sum_{z in q+M} w_q(z) F(q, z) / sum w_q(z) with w_q(z) = <phi_Q(q), psi_K(z)>.
+
+**Extremal inputs.** For fixed q and least level t = min_{z in M} <q, z>, both sides of
+"|y - t| <= e" are sums over q+M of a per-token term, so the worst multiset with least
+level t is (q, a, b, ..., b) with <q,a> = t, <q,b> >= t: the least (or largest) term at
+level t once and the least term at levels >= t n-2 times.  So every claim over all
+2^m C(2^m+n-2, n-1) inputs is decided exactly in O(4^m m) steps, and the LPs below need
+only the family of inputs (q, a, b^(n-2)) (:func:`extremal_inputs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+HALF = Fraction(1, 2)
+
+
+def level(q: int, z: int) -> int:
+    return (q & z).bit_count()
+
+
+def target(q: int, others: tuple[int, ...]) -> int:
+    """t = min_j <q, x_j> over the input (q itself included, THEORY §1)."""
+    return min([q.bit_count()] + [level(q, z) for z in others])
+
+
+def extremal_inputs(m: int, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Every input (q, a, b^(n-2)) once (as a multiset): the family on which all the
+    per-token separable worst cases live (module docstring)."""
+    tokens = range(1 << m)
+    for q in tokens:
+        seen = set()
+        for a in tokens:
+            for b in tokens:
+                others = tuple(sorted((a,) + (b,) * (n - 2)))
+                if others not in seen:
+                    seen.add(others)
+                    yield q, others
+
+
+@dataclass(frozen=True)
+class ExplicitHead:
+    """Rational tables: phi[q], psi[z] (length r each) and F[q][z], on m-bit tokens."""
+
+    m: int
+    n: int
+    phi: tuple[tuple[Fraction, ...], ...]
+    psi: tuple[tuple[Fraction, ...], ...]
+    F: tuple[tuple[Fraction, ...], ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.psi[0])
+
+    def weights(self, q: int) -> list[Fraction]:
+        p = self.phi[q]
+        return [sum((a * b for a, b in zip(p, s)), Fraction(0)) for s in self.psi]
+
+    @property
+    def nonnegative_features(self) -> bool:
+        return all(x >= 0 for table in (self.phi, self.psi) for row in table for x in row)
+
+    def output(self, q: int, others: tuple[int, ...]) -> Fraction:
+        w = self.weights(q)
+        xs = (q, *others)
+        den = sum(w[z] for z in xs)
+        return sum(w[z] * self.F[q][z] for z in xs) / den
+
+
+def _dinkelbach(c: Fraction, d: Fraction, first: list[tuple[Fraction, Fraction]], rest: list[tuple[Fraction, Fraction]], k: int, sign: int) -> tuple[Fraction, int, int]:
+    """max (sign = 1) or min (sign = -1) of (c + u_a + k u_b) / (d + w_a + k w_b) over a in
+    `first`, b in `rest` (pairs (u, w), all denominators > 0), exactly: Dinkelbach's
+    iteration, which ends after finitely many steps on a finite set."""
+    a, b = 0, 0
+    lam = (c + first[a][0] + k * rest[b][0]) / (d + first[a][1] + k * rest[b][1])
+    while True:
+        a = max(range(len(first)), key=lambda i: sign * (first[i][0] - lam * first[i][1]))
+        b = max(range(len(rest)), key=lambda i: sign * (rest[i][0] - lam * rest[i][1])) if k else 0
+        new = (c + first[a][0] + k * rest[b][0]) / (d + first[a][1] + k * rest[b][1])
+        if new == lam:
+            return lam, a, b
+        lam = new
+
+
+def worst_error(head: ExplicitHead) -> tuple[Fraction, tuple[int, tuple[int, ...]]] | None:
+    """The exact max |y - t| over every input and position, and an input attaining it;
+    None if some kernel value is negative or some denominator is not > 0."""
+    m, n = head.m, head.n
+    tokens = range(1 << m)
+    worst: Fraction = Fraction(-1)
+    witness = (0, ())
+    for q in tokens:
+        w = head.weights(q)
+        if min(w) < 0:
+            return None
+        u = [wz * f for wz, f in zip(w, head.F[q])]
+        for t in range(q.bit_count() + 1):
+            at = [z for z in tokens if level(q, z) == t]
+            above = [z for z in tokens if level(q, z) >= t]
+            k = n - 2
+            if w[q] + min(w[z] for z in at) + k * min(w[z] for z in above) <= 0:
+                return None
+            first = [(u[z], w[z]) for z in at]
+            rest = [(u[z], w[z]) for z in above]
+            for sign in (1, -1):
+                lam, a, b = _dinkelbach(u[q], w[q], first, rest, k, sign)
+                err = sign * (lam - t)
+                if err > worst:
+                    worst, witness = err, (q, tuple(sorted((at[a],) + (above[b],) * k)))
+    return worst, witness
+
+
+def value_dim(F) -> int:
+    """The least dv with F(q, z) = <l_q, v(z)> + c_q: the affine rank of the columns
+    F(., z), i.e. rank [F; 1 ... 1] - 1 (exact, FLINT)."""
+    import flint
+
+    from .checker.common import scale_to_ints  # a pure helper; the checker imports nothing from here
+
+    rows = [scale_to_ints(list(row))[0] for row in F] + [[1] * len(F[0])]
+    return flint.fmpz_mat(rows).rank() - 1
+
+
+def token_string(x: int, m: int) -> str:
+    """Character i is bit i (docs/certificate-format-v1.md)."""
+    return "".join("1" if (x >> i) & 1 else "0" for i in range(m))
+
+
+def certificate(head: ExplicitHead) -> dict:
+    """A v2 `explicit-head` certificate: the tables, the exact worst error and an input
+    attaining it, the feature rank and the value dimension."""
+    from .certificate import header, rational
+
+    found = worst_error(head)
+    if found is None or found[0] >= HALF:
+        raise ValueError("the head does not solve length n")  # searches only return verified heads
+    err, (q, others) = found
+    doc = header("explicit-head", version=2)
+    doc.update(
+        m=head.m,
+        n=head.n,
+        positions="all",
+        head={
+            "phi": [[rational(x) for x in row] for row in head.phi],
+            "psi": [[rational(x) for x in row] for row in head.psi],
+            "readout": [[rational(x) for x in row] for row in head.F],
+        },
+        claims={
+            "worst_error": rational(err),
+            "worst_input": {"query": token_string(q, head.m), "others": [token_string(z, head.m) for z in others]},
+            "feature_rank": head.rank,
+            "value_dim": value_dim(head.F),
+            "nonnegative_features": head.nonnegative_features,
+        },
+    )
+    return doc
