@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 HALF = Fraction(1, 2)
 
 
@@ -137,12 +139,18 @@ def token_string(x: int, m: int) -> str:
 def certificate(head: ExplicitHead) -> dict:
     """A v2 `explicit-head` certificate: the tables, the exact worst error and an input
     attaining it, the feature rank and the value dimension."""
-    from .certificate import header, rational
-
     found = worst_error(head)
     if found is None or found[0] >= HALF:
         raise ValueError("the head does not solve length n")  # searches only return verified heads
-    err, (q, others) = found
+    return document(head, *found)
+
+
+def document(head: ExplicitHead, err: Fraction, worst: tuple[int, tuple[int, ...]]) -> dict:
+    """The certificate's JSON for given claims (certificate() computes them; tests use this
+    to write false claims)."""
+    from .certificate import header, rational
+
+    q, others = worst
     doc = header("explicit-head", version=2)
     doc.update(
         m=head.m,
@@ -162,3 +170,26 @@ def certificate(head: ExplicitHead) -> dict:
         },
     )
     return doc
+
+
+def tables(head: ExplicitHead) -> dict:
+    """The head alone as JSON (the data files the catalog builds certificates from)."""
+    from .certificate import rational
+
+    return {
+        "m": head.m,
+        "n": head.n,
+        "phi": [[rational(x) for x in row] for row in head.phi],
+        "psi": [[rational(x) for x in row] for row in head.psi],
+        "readout": [[rational(x) for x in row] for row in head.F],
+    }
+
+
+def from_tables(doc: dict) -> ExplicitHead:
+    """Inverse of tables() (also reads an explicit-head certificate's `head` with m, n)."""
+    head = doc.get("head", doc)
+
+    def table(key):
+        return tuple(tuple(Fraction(x) for x in row) for row in head[key])
+
+    return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), table("readout"))
