@@ -77,43 +77,65 @@ class ExplicitHead:
         return sum(w[z] * self.F[q][z] for z in xs) / den
 
 
-def _dinkelbach(c: Fraction, d: Fraction, first: list[tuple[Fraction, Fraction]], rest: list[tuple[Fraction, Fraction]], k: int, sign: int) -> tuple[Fraction, int, int]:
+def _common(values: list[Fraction]) -> tuple[list[int], int]:
+    from math import lcm
+
+    d = lcm(*(v.denominator for v in values))
+    return [v.numerator * (d // v.denominator) for v in values], d
+
+
+def integer_weights(head: ExplicitHead) -> list[tuple[list[int], list[int]]]:
+    """Per query q, integers (W, U) proportional to (w_q, w_q F(q, .)) with one positive
+    factor per query (psi over one common denominator, phi and F row by row)."""
+    T, r = 1 << head.m, head.rank
+    flat, _ = _common([x for row in head.psi for x in row])
+    Psi = [flat[z * r : (z + 1) * r] for z in range(T)]
+    out = []
+    for q in range(T):
+        Phi, _ = _common(list(head.phi[q]))
+        W = [sum(a * b for a, b in zip(Phi, Psi[z])) for z in range(T)]
+        Fq, d = _common(list(head.F[q]))
+        out.append(([d * w for w in W], [w * f for w, f in zip(W, Fq)]))
+    return out
+
+
+def _dinkelbach(c: int, d: int, first: list[tuple[int, int]], rest: list[tuple[int, int]], k: int, sign: int) -> tuple[Fraction, int, int]:
     """max (sign = 1) or min (sign = -1) of (c + u_a + k u_b) / (d + w_a + k w_b) over a in
     `first`, b in `rest` (pairs (u, w), all denominators > 0), exactly: Dinkelbach's
-    iteration, which ends after finitely many steps on a finite set."""
+    iteration with lambda = num/den, which ends after finitely many steps on a finite set."""
     a, b = 0, 0
-    lam = (c + first[a][0] + k * rest[b][0]) / (d + first[a][1] + k * rest[b][1])
+    num, den = c + first[a][0] + k * rest[b][0], d + first[a][1] + k * rest[b][1]
     while True:
-        a = max(range(len(first)), key=lambda i: sign * (first[i][0] - lam * first[i][1]))
-        b = max(range(len(rest)), key=lambda i: sign * (rest[i][0] - lam * rest[i][1])) if k else 0
-        new = (c + first[a][0] + k * rest[b][0]) / (d + first[a][1] + k * rest[b][1])
-        if new == lam:
-            return lam, a, b
-        lam = new
+        a = max(range(len(first)), key=lambda i: sign * (den * first[i][0] - num * first[i][1]))
+        b = max(range(len(rest)), key=lambda i: sign * (den * rest[i][0] - num * rest[i][1])) if k else 0
+        n2, d2 = c + first[a][0] + k * rest[b][0], d + first[a][1] + k * rest[b][1]
+        if n2 * den == num * d2:
+            return Fraction(num, den), a, b
+        num, den = n2, d2
 
 
 def worst_error(head: ExplicitHead) -> tuple[Fraction, tuple[int, tuple[int, ...]]] | None:
     """The exact max |y - t| over every input and position, and an input attaining it;
-    None if some kernel value is negative or some denominator is not > 0."""
+    None if some kernel value is negative or some denominator is not > 0.  Per query and
+    least level t the worst input is extremal (module docstring), found by Dinkelbach."""
     m, n = head.m, head.n
     tokens = range(1 << m)
     worst: Fraction = Fraction(-1)
     witness = (0, ())
-    for q in tokens:
-        w = head.weights(q)
-        if min(w) < 0:
+    k = n - 2
+    for q, (W, U) in enumerate(integer_weights(head)):
+        if min(W) < 0:
             return None
-        u = [wz * f for wz, f in zip(w, head.F[q])]
+        levels = [level(q, z) for z in tokens]
         for t in range(q.bit_count() + 1):
-            at = [z for z in tokens if level(q, z) == t]
-            above = [z for z in tokens if level(q, z) >= t]
-            k = n - 2
-            if w[q] + min(w[z] for z in at) + k * min(w[z] for z in above) <= 0:
+            at = [z for z in tokens if levels[z] == t]
+            above = [z for z in tokens if levels[z] >= t]
+            if W[q] + min(W[z] for z in at) + k * min(W[z] for z in above) <= 0:
                 return None
-            first = [(u[z], w[z]) for z in at]
-            rest = [(u[z], w[z]) for z in above]
+            first = [(U[z], W[z]) for z in at]
+            rest = [(U[z], W[z]) for z in above]
             for sign in (1, -1):
-                lam, a, b = _dinkelbach(u[q], w[q], first, rest, k, sign)
+                lam, a, b = _dinkelbach(U[q], W[q], first, rest, k, sign)
                 err = sign * (lam - t)
                 if err > worst:
                     worst, witness = err, (q, tuple(sorted((at[a],) + (above[b],) * k)))

@@ -7,7 +7,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelbounds import farkas, generalheads
@@ -41,6 +41,7 @@ def heads(draw, m=2):
     return ExplicitHead(m, n, phi, psi, F)
 
 
+@settings(max_examples=25)
 @given(heads())
 def test_the_worst_input_is_extremal_and_dinkelbach_finds_it_exactly(head):
     """For every head, the max over all inputs equals the max over the extremal inputs
@@ -50,6 +51,7 @@ def test_the_worst_input_is_extremal_and_dinkelbach_finds_it_exactly(head):
     assert abs(head.output(q, others) - target(q, others)) == err
 
 
+@settings(max_examples=25)
 @given(heads())
 def test_checker_accepts_a_head_iff_its_true_worst_error_is_below_one_half(head):
     """The checker's verdict on the true claims is "valid" exactly when the head solves

@@ -74,10 +74,28 @@ def _table(node: Node, rows: int, cols: int) -> list[list[Fraction]]:
     return [[x.rational() for x in row.list(cols, length=cols)] for row in node.list(rows, length=rows)]
 
 
-def _scaled_row(w: list[Fraction], f: list[Fraction]) -> tuple[list[int], list[int]]:
-    """(W, U) integers with W = D w and U = D w F for one common D > 0."""
-    ints, _ = scale_to_ints(w + [a * b for a, b in zip(w, f)])
-    return ints[: len(w)], ints[len(w):]
+def _integer_rows(phi, psi, F, pointer: str) -> list[tuple[list[int], list[int]]]:
+    """E1, then per query q integers (W, U) with W = D_q w_q and U = D_q w_q F(q, .) for one
+    D_q > 0: psi is scaled by one common denominator, phi and F row by row."""
+    T = len(psi)
+    Psi, _ = scale_to_ints([x for row in psi for x in row])
+    r = len(psi[0])
+    cols = [Psi[k::r] for k in range(r)]  # column k of the scaled psi
+    rows = []
+    for q in range(T):
+        Phi, _ = scale_to_ints(phi[q])
+        W = [0] * T
+        for k in range(r):
+            if Phi[k]:
+                c, col = Phi[k], cols[k]
+                W = [a + c * b for a, b in zip(W, col)]
+        bad = next((z for z in range(T) if W[z] < 0), None)
+        if bad is not None:
+            w = sum((a * b for a, b in zip(phi[q], psi[bad])), Fraction(0))
+            raise Invalid(f"{pointer}/{q}", f"<phi_Q({q}), psi_K({bad})> = {rat(w)} < 0: the kernel takes a negative value")
+        Fq, d = scale_to_ints(F[q])
+        rows.append(([d * w for w in W], [w * f for w, f in zip(W, Fq)]))
+    return rows
 
 
 def _least_over_inputs(term: list[int], q: int, t: int, levels: list[int], k: int) -> int:
@@ -109,17 +127,21 @@ def _error(W: list[int], U: list[int], q: int, others: tuple[int, ...]) -> Fract
 
 
 def _exhaustive_route(rows, m: int, n: int) -> Fraction:
-    """E4: max |y - t| over every query and multiset of n-1 other tokens, literally."""
-    worst = Fraction(0)
+    """E4: max |y - t| over every query and multiset of n-1 other tokens, literally
+    (integers throughout: |y - t| = |sum U - t sum W| / sum W)."""
+    best_num, best_den = 0, 1
     tokens = range(2**m)
     for q, (W, U) in enumerate(rows):
+        levels = [(q & z).bit_count() for z in tokens]
         for others in combinations_with_replacement(tokens, n - 1):
             den = W[q] + sum(W[z] for z in others)
             if den <= 0:
                 raise Invalid("/head", f"denominator {den} <= 0 at query {q}, others {others}")
-            err = _error(W, U, q, others)
-            worst = max(worst, err)
-    return worst
+            t = min(levels[z] for z in others)
+            num = abs(U[q] + sum(U[z] for z in others) - t * den)
+            if num * best_den > best_num * den:
+                best_num, best_den = num, den
+    return Fraction(best_num, best_den)
 
 
 def value_dim(F: list[list[Fraction]]) -> int:
@@ -149,13 +171,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     e = claims["worst_error"].rational()
     routes: list[str] = []
 
-    rows = []
-    for q in range(T):
-        w = [sum((a * b for a, b in zip(phi[q], psi[z])), Fraction(0)) for z in range(T)]
-        bad = next((z for z in range(T) if w[z] < 0), None)
-        if bad is not None:
-            raise Invalid(head["phi"][q].pointer, f"<phi_Q({q}), psi_K({bad})> = {rat(w[bad])} < 0: the kernel takes a negative value")
-        rows.append(_scaled_row(w, F[q]))
+    rows = _integer_rows(phi, psi, F, head["phi"].pointer)
     routes.append(f"kernel: <phi_Q(q), psi_K(z)> >= 0 on all {T * T} pairs")
 
     if e < 0:
