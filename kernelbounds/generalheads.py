@@ -422,3 +422,29 @@ def search(m: int, n: int, r: int, starts: int = 8, rounds: int = 30, seed: int 
             break
     head = rationalise(m, n, tpls, best[1], w_min) if best[0] > 0 else None
     return SearchResult(m, n, r, float(best[0]), head, done, time.perf_counter() - clock)
+
+
+def monomials(m: int, sets: list[tuple[int, ...]]) -> np.ndarray:
+    """Key features psi_T(z) = [T within z] for the listed sets T (nonnegative, 0/1)."""
+    return np.array([[1.0 if all((z >> i) & 1 for i in s) else 0.0 for s in sets] for z in range(1 << m)])
+
+
+def prune_monomials(m: int, n: int, degree: int = 2, keep_margin: float = 0.5, verbose: bool = False):
+    """Start from every monomial [T within z] with |T| <= degree as key features (phi(q)
+    free per query: the query's weights are any polynomial of that degree in z) and drop
+    monomials, largest |T| first, while the least per-query margin stays >= keep_margin.
+    Returns (sets, rationalised head or None).  A heuristic for upper bounds."""
+    from itertools import combinations
+
+    tpls = [_Template(q, m, n) for q in range(1 << m)]
+    sets = [s for j in range(degree + 1) for s in combinations(range(m), j)]
+    for s in sorted(sets, key=lambda s: (-len(s), s)):
+        if len(s) == 0:
+            continue
+        trial = [x for x in sets if x != s]
+        mu, _, _ = margins(tpls, monomials(m, trial))
+        if verbose:
+            print(f"drop {s}: margin {mu:.4f} with {len(trial)} features", flush=True)
+        if mu >= keep_margin:
+            sets = trial
+    return sets, rationalise(m, n, tpls, monomials(m, sets))
