@@ -14,7 +14,14 @@ sum_X u < (t + 1/2) sum_X K.  Gauge: psi(s0) = (1, 0) for the first token s0 of 
 query's own key weight is > 0, so psi(s0) != 0; rotate and scale), and psi(s1) = (0, 1)
 or psi(s1) = (lambda, 0) (two cases: independent of psi(s0) or not).
 
-Run: python -m kernelbounds.lab.rank2 [--m 5] [--n 3] [--timeout 120]
+Nonnegative gauge (default for r = 2): a nonnegative matrix of rank <= 2 has a
+nonnegative factorisation of rank 2 (Cohen and Rothblum 1993: nonnegative rank = rank
+when rank <= 2), so phi, psi >= 0 loses nothing; then phi(q) = (1 - a_q, a_q) with
+0 <= a_q <= 1 (a positive scale per query changes no output), each column of psi sums
+to 1 over S (a zero column would be rank one; a small positive column keeps every strict
+inequality), and psi(s0)_0 >= psi(s0)_1 (swap the columns).
+
+Run: python -m kernelbounds.lab.rank2 [--m 5] [--n 3] [--timeout 120] [--gl]
 """
 
 from __future__ import annotations
@@ -24,15 +31,34 @@ import time
 from itertools import combinations, combinations_with_replacement
 
 
+def _inputs(s, z3, S, n, K, u):
+    half = z3.RealVal("1/2")
+    for q in S:
+        for others in combinations_with_replacement(S, n - 1):
+            xs = (q, *others)
+            t = min((q & z).bit_count() for z in xs)
+            den = z3.Sum([K[(q, z)] for z in xs])
+            num = z3.Sum([u[(q, z)] for z in xs])
+            s.add((t - half) * den < num, num < (t + half) * den)
+
+
 def solver(m: int, n: int, S: list[int], case: str, rank: int = 2):
+    """case "independent" / "parallel": the GL(2) gauge; "nonnegative": the nonnegative one."""
     import z3
 
     s = z3.SolverFor("QF_NRA")
-    half = z3.RealVal("1/2")
-    phi = {q: [z3.Real(f"p{q}_{k}") for k in range(rank)] for q in S}
-    psi = {z: [z3.Real(f"s{z}_{k}") for k in range(rank)] for z in S}
     u = {(q, z): z3.Real(f"u{q}_{z}") for q in S for z in S}
-    K = {(q, z): z3.Sum([a * b for a, b in zip(phi[q], psi[z])]) for q in S for z in S}
+    psi = {z: [z3.Real(f"s{z}_{k}") for k in range(rank)] for z in S}
+    if case == "nonnegative":
+        a = {q: z3.Real(f"a{q}") for q in S}
+        phi = {q: [1 - a[q], a[q]] for q in S}
+        s.add(*[z3.And(a[q] >= 0, a[q] <= 1) for q in S], *[x >= 0 for z in S for x in psi[z]])
+        s.add(*[z3.Sum([psi[z][k] for z in S]) == 1 for k in range(2)], psi[S[0]][0] >= psi[S[0]][1])
+        K = {(q, z): phi[q][0] * psi[z][0] + phi[q][1] * psi[z][1] for q in S for z in S}
+        _inputs(s, z3, S, n, K, u)
+        return s
+    phi = {q: [z3.Real(f"p{q}_{k}") for k in range(rank)] for q in S}
+    K = {(q, z): z3.Sum([x * y for x, y in zip(phi[q], psi[z])]) for q in S for z in S}
     s0, s1 = S[0], S[1]
     s.add(psi[s0][0] == 1, *[psi[s0][k] == 0 for k in range(1, rank)])
     if rank >= 2:
@@ -40,22 +66,15 @@ def solver(m: int, n: int, S: list[int], case: str, rank: int = 2):
             s.add(psi[s1][0] == 0, psi[s1][1] == 1, *[psi[s1][k] == 0 for k in range(2, rank)])
         else:
             s.add(*[psi[s1][k] == 0 for k in range(1, rank)])
-    for q in S:
-        for z in S:
-            s.add(K[(q, z)] >= 0)
-        for others in combinations_with_replacement(S, n - 1):
-            xs = (q, *others)
-            t = min((q & z).bit_count() for z in xs)
-            den = z3.Sum([K[(q, z)] for z in xs])
-            num = z3.Sum([u[(q, z)] for z in xs])
-            s.add((t - half) * den < num, num < (t + half) * den)
+    s.add(*[K[(q, z)] >= 0 for q in S for z in S])
+    _inputs(s, z3, S, n, K, u)
     return s
 
 
-def decide(m: int, n: int, S: list[int], timeout_s: float, rank: int = 2) -> tuple[str, float]:
-    """'unsat' (both gauge cases), 'sat' (a case has a model), or 'unknown'; seconds."""
+def decide(m: int, n: int, S: list[int], timeout_s: float, rank: int = 2, gl: bool = False) -> tuple[str, float]:
+    """'unsat' (every gauge case), 'sat' (a case has a model), or 'unknown'; seconds."""
     start = time.perf_counter()
-    cases = ["independent", "parallel"] if rank >= 2 else ["parallel"]
+    cases = ["nonnegative"] if rank == 2 and not gl else ["independent", "parallel"] if rank >= 2 else ["parallel"]
     verdicts = []
     for case in cases:
         s = solver(m, n, S, case, rank)
@@ -90,9 +109,13 @@ def main(argv=None) -> int:
     p.add_argument("--n", type=int, default=3)
     p.add_argument("--rank", type=int, default=2)
     p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--gl", action="store_true", help="the GL(2) gauge instead of the nonnegative one")
+    p.add_argument("--family", action="append", help="only these families (by name)")
     args = p.parse_args(argv)
     for name, S in families(args.m).items():
-        verdict, secs = decide(args.m, args.n, S, args.timeout, args.rank)
+        if args.family and name not in args.family:
+            continue
+        verdict, secs = decide(args.m, args.n, S, args.timeout, args.rank, args.gl)
         print(f"m = {args.m}, n = {args.n}, rank {args.rank}, {name} ({len(S)} tokens): {verdict} in {secs:.1f} s", flush=True)
     return 0
 
