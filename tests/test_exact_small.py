@@ -190,3 +190,43 @@ def test_search_finds_a_rank_two_head_at_m4_n3():
     res = generalheads.search(4, 3, 2, starts=4)
     assert res.head is not None and res.head.rank == 2
     assert verdict(generalheads.certificate(res.head)).code == 0
+
+
+def test_known_small_values_and_the_table_hook():
+    from kernelbounds import exact, report
+
+    for n in range(3, 9):
+        assert exact.known(3, n) == (1, 1)
+        assert exact.known(4, n)[0] == 2
+    assert exact.known(4, 3) == (2, 2)
+    for m in range(4, 9):
+        lo, up = exact.known(m, 3)
+        assert lo == 2 and up is not None and up >= lo
+    assert exact.known(4, 9) is None
+    rows = {(r.m, r.n): r for r in report.table(range(2, 5), range(3, 4))}
+    assert (rows[(3, 3)].lower, rows[(3, 3)].upper) == (1, 1)
+    assert (rows[(4, 3)].lower, rows[(4, 3)].upper) == (2, 2)
+    assert "2 (exact)" in report.markdown([rows[(4, 3)]])
+
+
+def test_stored_heads_match_their_committed_certificates():
+    import json
+    from pathlib import Path
+
+    from kernelbounds import exact
+
+    root = Path(__file__).resolve().parents[1] / "certificates"
+    for m, n, r, _ in exact.general_heads():
+        doc = json.loads((root / f"explicit-head-m{m:02d}-n{n}-r{r}.json").read_text())
+        assert (doc["m"], doc["n"], doc["claims"]["feature_rank"]) == (m, n, r)
+
+
+def test_cli_rank_one_writes_a_checkable_certificate(tmp_path):
+    from kernelbounds.cli import main
+
+    out = tmp_path / "f.json"
+    assert main(["rank-one", "--m", "4", "--n", "3", "-o", str(out)]) == 0
+    assert check_bytes(out.read_bytes()).kind == "rank-one-infeasible"
+    assert main(["rank-one", "--m", "2", "--n", "3", "-o", str(out)]) == 0
+    v = check_bytes(out.read_bytes())
+    assert v.code == 0 and v.kind == "explicit-head"
