@@ -41,7 +41,7 @@ def heads(draw, m=2):
     return ExplicitHead(m, n, phi, psi, F)
 
 
-@settings(max_examples=25)
+@settings(max_examples=20)
 @given(heads())
 def test_the_worst_input_is_extremal_and_dinkelbach_finds_it_exactly(head):
     """For every head, the max over all inputs equals the max over the extremal inputs
@@ -51,7 +51,7 @@ def test_the_worst_input_is_extremal_and_dinkelbach_finds_it_exactly(head):
     assert abs(head.output(q, others) - target(q, others)) == err
 
 
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(heads())
 def test_checker_accepts_a_head_iff_its_true_worst_error_is_below_one_half(head):
     """The checker's verdict on the true claims is "valid" exactly when the head solves
@@ -66,7 +66,7 @@ def test_checker_accepts_a_head_iff_its_true_worst_error_is_below_one_half(head)
     assert verdict(lower).code == 1
 
 
-@pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("n", [3, 8, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)])
 def test_rank_one_fails_at_m4_with_an_exact_sparse_farkas_certificate(n):
     cert = farkas.farkas(4, n)
     assert cert is not None and len(cert.multipliers) <= 16 + 256 + 1  # Caratheodory
@@ -203,7 +203,7 @@ def test_known_small_values_and_the_table_hook():
         lo, up = exact.known(m, 3)
         assert lo == 2 and up is not None and up >= lo
     assert exact.known(4, 9) is None
-    rows = {(r.m, r.n): r for r in report.table(range(2, 5), range(3, 4))}
+    rows = {(r.m, r.n): r for r in report.table(range(3, 5), range(3, 4))}
     assert (rows[(3, 3)].lower, rows[(3, 3)].upper) == (1, 1)
     assert (rows[(4, 3)].lower, rows[(4, 3)].upper) == (2, 2)
     assert "2 (exact)" in report.markdown([rows[(4, 3)]])
