@@ -240,6 +240,7 @@ class _Template:
         data, ri, ci = [], [], []
         row = 0
         levels = [level(q, z) for z in range(T)]
+        self.labels: list[tuple[str, int, int]] = []  # (side, t, key a or b) per row
 
         def put(r, c, v):
             data.append(v), ri.append(r), ci.append(c)
@@ -256,11 +257,13 @@ class _Template:
                     if k:
                         put(row, s_col, -k)
                     put(row, cols - 1, 1.0)
+                    self.labels.append(("lower" if side == 0 else "upper", t, a))
                     row += 1
                 if k:
                     for b in range(T):
                         if levels[b] >= t:  # s - L(b) <= 0
                             put(row, s_col, 1.0), put(row, b, cw), put(row, T + b, cu)
+                            self.labels.append(("lower-rest" if side == 0 else "upper-rest", t, b))
                             row += 1
         self.M = csr_matrix((data, (ri, ci)), shape=(row, cols)).tocsc()
         self.cols = cols
