@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import constructions, lowerbound, rank, transcript, upperbound
+from . import constructions, exact, lowerbound, rank, transcript, upperbound
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,33 @@ def _upper(m: int, n: int, nonnegative: bool) -> Entry:
 UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
 
 
+def _rank_one_head(m: int, n: int) -> Entry:
+    from . import farkas, generalheads
+
+    return Entry(f"explicit-rank1-m{m:02d}-n{n}.json", lambda: generalheads.certificate(farkas.rank_one_head(m, n)))
+
+
+def _rank_one_farkas(m: int, n: int) -> Entry:
+    from . import farkas
+
+    return Entry(f"rank-one-infeasible-m{m:02d}-n{n}.json", lambda: farkas.certificate(farkas.farkas(m, n)))
+
+
+def _general_head(m: int, n: int, r: int, path) -> Entry:
+    import json
+
+    from . import generalheads
+
+    return Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda: generalheads.certificate(generalheads.from_tables(json.loads(path.read_text()))))
+
+
+def _exact_small() -> list[Entry]:
+    """THEORY U5: r* = 1 for m <= 3, >= 2 from m = 4 (n = 3..8), and general heads."""
+    out = [_rank_one_head(m, n) for n in exact.RANK_ONE_NS for m in range(1, exact.RANK_ONE_MAX_M + 1)]
+    out += [_rank_one_farkas(exact.RANK_ONE_FAILS_M, n) for n in exact.RANK_ONE_NS]
+    return out + [_general_head(*h) for h in exact.general_heads()]
+
+
 def entries() -> list[Entry]:
     out = [_construction("rank1", m, 2) for m in range(1, 17)]
     for name in ("tensor", "softmax"):
@@ -53,4 +80,5 @@ def entries() -> list[Entry]:
     out += [_lower(24, n) for n in (6, 7, 8)]
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
+    out += _exact_small()
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from . import lowerbound
+from . import exact, lowerbound
 from .codes.bounds import johnson
 
 
@@ -71,11 +71,18 @@ def table(ms: range, ns: range, variant: str = "position-independent", upper_max
     rows = []
     for m in ms:
         for n in ns:
+            small = exact.known(m, n) if variant == "position-independent" else None
+            if small and m <= exact.RANK_ONE_MAX_M:  # certified rank-one heads (THEORY U5); no code needed
+                rows.append(Row(m, n, small[0], small[1], small[1], "rank-one head", 0, 0, 0, None))
+                continue
             lb = lowerbound.best(m, n, variant)
             info = lowerbound.describe(lb)
             w = info["weight"]
             upper, upper_nonneg = best_known(m, n, search_max_m=upper_max_m)
-            rows.append(Row(m, n, lb.bound, upper, upper_nonneg, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
+            lower = lb.bound
+            if variant == "position-independent":  # small-m certificates: Farkas (rank one), explicit heads
+                lower, upper = exact.combine(m, n, lower, upper)
+            rows.append(Row(m, n, lower, upper, upper_nonneg, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
         progress.step(f"m={m}")
     return rows
 
@@ -89,7 +96,7 @@ def markdown(rows: list[Row]) -> str:
         "|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
     )
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} | {r.upper} | {r.upper_nonnegative} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | "
+        f"| {r.m} | {r.n} | {r.lower} | {r.upper}{' (exact)' if r.lower == r.upper else ''} | {r.upper_nonnegative} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | "
         f"{r.johnson if r.johnson is not None else '-'} |\n"
         for r in rows
     )

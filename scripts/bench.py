@@ -132,6 +132,31 @@ def numpy_rank(m, c=None):
     return run
 
 
+def check_explicit_m8():
+    from kernelbounds.checker import check_file
+
+    path = Path(__file__).resolve().parents[1] / "certificates" / "explicit-head-m08-n3-r37.json"
+    v = check_file(str(path))
+    return f"code {v.code}: 65536 kernel pairs, 256 x 9 extremal minima (THEORY U5)"
+
+
+def worst_error_m8():
+    import json
+
+    from kernelbounds import generalheads
+
+    path = Path(__file__).resolve().parents[1] / "kernelbounds" / "data" / "heads" / "m08-n3-r37.json"
+    err, _ = generalheads.worst_error(generalheads.from_tables(json.loads(path.read_text())))
+    return f"worst error {err} (Dinkelbach over the extremal inputs)"
+
+
+def farkas_m4_n8():
+    from kernelbounds import farkas
+
+    cert = farkas.farkas(4, 8)
+    return f"{len(cert.multipliers)} exact multipliers (HiGHS vertex, FLINT null space)"
+
+
 def prebuild():
     import flint
 
@@ -213,6 +238,9 @@ BENCHES = [
     ("upper: every U4 level family m = 20, n = 3 (least rank, 2 processes)", "< 300 s", families_m20),
     ("check: every committed level-family certificate", "each < 5 s", check_slowest_level_family),
     ("rank: tensor kernel m = 12 (build + FLINT)", "finishes", rank_tool_m12),
+    ("check explicit-head m = 8, n = 3, rank 37 (928 KB)", "< 60 s", check_explicit_m8),
+    ("exact worst error of that head (generator)", "-", worst_error_m8),
+    ("rank-one Farkas certificate m = 4, n = 8", "seconds", farkas_m4_n8),
     ("rank: building the fmpz_mat alone (m = 12)", "-", prebuild),
     ("rank: bare FLINT on the prebuilt matrix (m = 12)", "-", bare_flint_m12),
     ("rank: sympy Matrix.rank, tensor m = 7 (m = 8 did not finish in 5 min)", "-", sympy_rank(7)),

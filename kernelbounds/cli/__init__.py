@@ -12,10 +12,10 @@ import os
 import sys
 
 from .. import __version__
-from . import bound, certificates, check, construct, evaluate, rank, table, transcript, upper
+from . import bound, certificates, check, construct, evaluate, exact, rank, table, transcript, upper
 from ._common import OneLineParser, UserError
 
-COMMANDS = (construct, bound, table, rank, upper, evaluate, transcript, check, certificates)
+COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, check, certificates)
 
 
 def build_parser() -> OneLineParser:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, levelfamily, lowerbound, rank, transcript
+from . import construction, explicit, levelfamily, lowerbound, rank, rankone, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
+    "explicit-head": explicit,
+    "rank-one-infeasible": rankone,
     "level-family": levelfamily,
     "lower-bound": lowerbound,
     "rank": rank,
