@@ -55,7 +55,7 @@ def bound_summary(lb) -> dict:
         "gaps": None if info["gaps"] is None else {str(k): v for k, v in sorted(info["gaps"].items())},
         "form": "uniform (linear code, no pairwise pass)" if info["gaps"] is None else "per-entry",
         "johnson_bound": johnson(lb.m, g, w) if w is not None else None,
-        "R": lb.min_product,
+        "min_product": lb.min_product,
         "k": lb.rank.k,
         "witness_inputs": lowerbound.any_witness_count(lb),
     }

@@ -15,7 +15,7 @@ def register(sub) -> None:
     p.add_argument("--m", type=positive("--m", 2, 256), required=True)
     p.add_argument("--n", type=positive("--n", 3, 64), required=True)
     p.add_argument("--variant", choices=VARIANTS, default="position-independent")
-    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, lower, upper, code, R, k, witness_inputs, ...)")
+    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, lower, upper, code, min_product, k, witness_inputs, ...)")
     p.add_argument("-o", "--output", help="write the lower-bound certificate here")
     p.set_defaults(func=run_bound)
 
@@ -42,7 +42,7 @@ def run_bound(args) -> int:
     print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}{gaps}; {s['form']} form")
     if s["johnson_bound"] is not None:
         print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {s['johnson_bound']}")
-    print(f"  least chain product R = {s['R']}, Hadamard power k = {s['k']}, witness family {s['witness_inputs']} inputs")
+    print(f"  least chain product min_product = {s['min_product']}, Hadamard power k = {s['k']}, witness family {s['witness_inputs']} inputs")
     if args.output:
         print(f"  certificate: {args.output}")
     return 0
