@@ -135,3 +135,16 @@ def test_plugin_fixtures(kb_certificate_names, kb_certificate, kb_certificate_pa
     path = kb_certificate_path("rank-tensor-m08.json")
     assert path.read_bytes() == (ROOT / "certificates" / "rank-tensor-m08.json").read_bytes()
     testing.assert_valid(path)
+
+
+def test_the_readme_example_test_file_passes(tmp_path):
+    import re
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"A complete test file:\n\n```python\n(.*?)```", text, re.S).group(1)
+    assert len(block.strip().splitlines()) <= 12
+    (tmp_path / "test_user.py").write_text(block)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_user.py")], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -36,6 +36,7 @@ def positive(name: str, lo: int = 1, hi: int = 4096):
             raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, got {value}")
         return value
 
+    parse.bounds = (lo, hi)  # the accepted range, read by tests and docs/cli.md
     return parse
 
 
@@ -52,6 +53,8 @@ def span(name: str, lo: int, hi: int):
             raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi}, got {text!r}")
         return range(a, b + 1)
 
+    parse.bounds = (lo, hi)
+    parse.is_span = True
     return parse
 
 

@@ -13,7 +13,7 @@ def register(sub) -> None:
         "construct",
         help="write a construction certificate (U1 rank1, U2 tensor, U3 softmax)",
         description="Build U1 (rank1: rank 1, n <= 2), U2 (tensor: 2^m nonnegative features) or U3 (softmax: m-dimensional scores) for m-bit tokens and length n (THEORY §2), verify it exactly by level classes and write its certificate.",
-        epilog="exit codes: 0 success, 1 the construction does not solve length n (e.g. rank1 with n >= 3; nothing is written), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds construct tensor --m 6 --n 3 -o t.json",
+        epilog="exit codes: 0 success, 1 the construction does not solve length n (e.g. rank1 with n >= 3; nothing is written), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexit 3 when C(m+n, n) level classes exceed the checker limit max_level_classes (3,000,000).\nexample: kernelbounds construct tensor --m 6 --n 3 -o t.json",
     )
     p.add_argument("name", choices=["rank1", "tensor", "softmax"], help="the construction")
     p.add_argument("--m", type=positive("--m", 1, 64), required=True, help="token bits, 1..64")
@@ -24,6 +24,13 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..checker import Limits
+    from ..classes import class_count
+
+    classes, limit = class_count(args.m, args.n), Limits().max_level_classes
+    if classes > limit:  # refuse before any work (the checker would refuse the file too)
+        print(f"kernelbounds: m = {args.m}, n = {args.n} has C(m+n, n) = {classes} level classes, over the limit {limit}", file=sys.stderr)
+        return 3
     try:
         doc = certificate(CONSTRUCTIONS[args.name](args.m, args.n))
     except ConstructionFails as exc:

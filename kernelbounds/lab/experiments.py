@@ -96,12 +96,15 @@ def pool(words: list[int], m: int, size: int, rng: random.Random, exclude: set) 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.experiments")
     ap.add_argument("--quick", action="store_true", help="few ranks, one seed (the test-suite size)")
-    ap.add_argument("--out", default="docs", help="folder for experiments.md and experiments.png")
+    ap.add_argument("--out", help="folder for experiments.md and experiments.png (default docs; a --quick run writes only when --out is given)")
     args = ap.parse_args(argv)
+    write = args.out is not None or not args.quick
+    if not write:
+        print("quick run: the table goes to standard output only; give --out DIR to write experiments.md and experiments.png", file=sys.stderr)
     ranks = [4, 16] if args.quick else [1, 2, 4, 8, 16, 32, 64]
     seeds = [0] if args.quick else [0, 1, 2]
     steps = 1500 if args.quick else 3000
-    out = Path(args.out)
+    out = Path(args.out or "docs")
     results: list[Result] = []
 
     family, bound = witness_inputs()
@@ -129,18 +132,18 @@ def main(argv: list[str] | None = None) -> int:
                 res = run_kernel(f"pool {size} -> test {len(test)}", train_d, test, r, seed, steps, None, out)
                 results.append(res)
         results.append(u3_exact(f"pool {size} -> test {len(test)}", 24, 3, test))
-    report(results, bound, out, args.quick)
+    report(results, bound, out, args.quick, write)
     return 0
 
 
-def report(results: list[Result], bound: int, out: Path, quick: bool) -> None:
+def report(results: list[Result], bound: int, out: Path, quick: bool, write: bool = True) -> None:
     lines = ["| setting | model | r | seed | worst error (exact) | accuracy | exact kernel rank | s |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for x in results:
         w = "undefined" if x.worst_error is None else f"{float(x.worst_error):.4f}"
         lines.append(f"| {x.setting} | {x.model} | {x.r} | {x.seed} | {w} | {x.accuracy:.3f} | {x.rank} | {x.seconds:.1f} |")
     text = "\n".join(lines) + "\n"
     print(text)
-    if quick:
+    if not write:
         return
     out.mkdir(parents=True, exist_ok=True)
     (out / "experiments.md").write_text(
@@ -163,16 +166,17 @@ def plot(results: list[Result], bound: int, path: Path) -> None:
     wit = [x for x in results if x.setting == "witness" and x.model == "kernel"]
     ranks = sorted({x.r for x in wit})
     for ax, key, label in ((axes[0], "worst", "worst error (exact)"), (axes[1], "acc", "exact-sequence accuracy")):
-        for x in wit:
-            ax.scatter(x.r, float(x.worst_error) if key == "worst" else x.accuracy, color="tab:blue", alpha=0.6)
+        for i, x in enumerate(wit):
+            ax.scatter(x.r, float(x.worst_error) if key == "worst" else x.accuracy, color="tab:blue", alpha=0.6, label="one trained head (seed)" if i == 0 else None)
         med = [np.median([float(x.worst_error) if key == "worst" else x.accuracy for x in wit if x.r == r]) for r in ranks]
         ax.plot(ranks, med, color="tab:blue", label="nonnegative kernel head (median over seeds)")
         u3r = next(x for x in results if x.setting == "witness" and x.model.startswith("softmax (U3"))
         ax.axhline(float(u3r.worst_error) if key == "worst" else u3r.accuracy, color="tab:green", linestyle="--", label="dense softmax (U3, exact)")
         ax.axvline(bound, color="tab:red", linestyle=":", label=f"certified bound r >= {bound}")
         if key == "worst":
-            ax.axhline(0.5, color="gray", linewidth=0.8)
+            ax.axhline(0.5, color="gray", linewidth=0.8, label="error 1/2 (solves below this line)")
         ax.set_xscale("log", base=2)
+        ax.set_xticks(ranks, [str(r) for r in ranks])
         ax.set_xlabel("feature rank r")
         ax.set_ylabel(label)
         ax.legend(fontsize=7)
@@ -187,4 +191,4 @@ if __name__ == "__main__":
         sys.exit(main())
     except Falsified as exc:
         print(f"FALSIFIED: {exc}", file=sys.stderr)
-        sys.exit(4)
+        sys.exit(5)  # the theory is contradicted (kernelbounds.cli._common.CONTRADICTION)
