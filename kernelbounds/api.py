@@ -57,7 +57,8 @@ class Bound:
     """A certified lower bound ``lower <= r*`` (THEORY §3 L4).
 
     min_product is the least chain product (R in THEORY L4, ``claims.min_product`` in
-    certificates); upper is 2^m (U2)."""
+    certificates); upper is 2^m (U2); gaps maps each gap, as a decimal string (as in
+    JSON), to its number of ordered pairs (None for linear codes)."""
 
     m: int
     n: int

@@ -79,7 +79,7 @@ class Evaluation:
     worst_error_bound: float | None = None
     method: str = "exact"
     seconds: float = field(default=0.0, repr=False, compare=False)
-    violations: tuple[str, ...] = field(default=(), repr=False)
+    m: int = field(default=0, repr=False)
 
     def __repr__(self) -> str:
         worst = "undefined" if self.worst_error is None else f"{float(self.worst_error):.6g}"
@@ -112,8 +112,7 @@ class Evaluation:
         }
         if self.first_failure:
             inp, i, t, y = self.first_failure
-            m = max(1, max(x.bit_length() for x in inp))
-            out["first_failure"] = {"position": i + 1, "target": t, "output": None if y is None else rational(y), "input_bits": m, "input": [x for x in inp]}
+            out["first_failure"] = {"position": i + 1, "target": t, "output": None if y is None else rational(y), "input": [to_str(x, self.m) for x in inp]}
         return out
 
 
@@ -318,6 +317,7 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
         worst_error_bound=(max(bound, float(worst_out)) if worst_out is not None else None) if use_float else None,
         method="float+exact" if use_float else "exact",
         seconds=time.perf_counter() - start,
+        m=head.m,
     )
 
 

@@ -25,8 +25,8 @@ FIXED_ELSEWHERE = {("bound", 2), ("bound", 3), ("upper", 2), ("upper", 3)}
 
 # Cheap sub-ranges for the default suite: (command, option dest) -> largest value drawn.
 CHEAP = {
-    ("construct", "m"): 8, ("bound", "m"): 16, ("bound", "n"): 8, ("witness", "m"): 16, ("witness", "n"): 6,
-    ("witness", "target_rank"): 8, ("table", "m"): 8, ("table", "n"): 5, ("table", "upper_max_m"): 6,
+    ("construct", "m"): 8, ("construct", "n"): 6, ("bound", "m"): 12, ("bound", "n"): 6, ("witness", "m"): 12, ("witness", "n"): 5,
+    ("witness", "target_rank"): 6, ("table", "m"): 6, ("table", "n"): 4, ("table", "upper_max_m"): 4,
     ("rank", "m"): 64, ("rank", "max_matrix_m"): 8, ("upper", "m"): 7, ("upper", "n"): 4, ("transcript", "q"): 4,
     ("transcript", "s"): 4, ("evaluate", "m"): 3, ("evaluate", "n"): 3, ("table", "dpi"): 60, ("evaluate", "max_seconds"): 10**7,
 }
@@ -79,7 +79,7 @@ def argv(draw, command: str, tmp: Path, cheap: bool):
             hi = min(hi, CHEAP.get((command, action.dest), hi)) if cheap else min(hi, SLOW.get((command, action.dest), hi))
             a = draw(st.integers(lo, hi))
             if getattr(t, "is_span", False):
-                b = draw(st.integers(a, min(hi, a + (2 if cheap else 8))))
+                b = draw(st.integers(a, min(hi, a + (1 if cheap else 8))))
                 value = f"{a}..{b}"
             else:
                 value = str(a)
@@ -141,7 +141,7 @@ COMMANDS = [c for c in SUBPARSERS if c != "certificates"]  # certificates regene
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_cheap_accepted_value_answers_or_refuses_in_one_line(command, tmp_path):
-    @settings(max_examples=6 if command in ("bound", "witness", "upper", "table") else 12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @settings(max_examples=4 if command in ("bound", "witness", "upper", "table", "construct") else 10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     @given(st.data())
     def inner(data):
         check_answer(data.draw(argv(command, tmp_path, cheap=True)))

@@ -12,7 +12,7 @@ HELP = """Check certificate files with the independent checker (kernelbounds.che
 imports nothing else of the package): every claimed number is re-derived exactly, and a
 rejection names the JSON pointer of the field and the reason.  '-' reads standard input."""
 
-EPILOG = """exit codes (the most severe over all files): 0 valid, 1 invalid (a claim is false),
+EPILOG = """exit codes: (the most severe over all files) 0 valid, 1 invalid (a claim is false),
 2 malformed file or usage error, 3 resource limit (see --limit), 4 internal error.
 limits: NAME=VALUE for any field of kernelbounds.checker.limits.Limits (e.g. max_file_bytes=67108864).
 example: kernelbounds check certificates/*.json --json"""

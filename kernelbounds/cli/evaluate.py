@@ -33,7 +33,7 @@ def register(sub) -> None:
     route = p.add_mutually_exclusive_group()
     route.add_argument("--exact", action="store_true", help="exact arithmetic at every position (default for families of <= 20,000 inputs)")
     route.add_argument("--float-pass", action="store_true", help="float pass with exact re-checks even for small families")
-    p.add_argument("--max-seconds", type=positive("--max-seconds", 1, 10**7), default=3600, help="refuse (exit 3) when the estimated time is above this (default 3600)")
+    p.add_argument("--max-seconds", type=positive("--max-seconds", 1, 10**7), default=3600, help="refuse (exit 3) when the estimated time is above this many seconds, 1..10^7 (default 3600)")
     add_json(p, "the evaluation")
     p.set_defaults(func=run)
 
@@ -97,9 +97,6 @@ def run(args) -> int:
     violations = ev.l1_violations(head, cert) if bound is not None and result.kernel_rank < bound and not contradiction else []
     if args.json:
         out = result.to_json()
-        if out["first_failure"]:
-            out["first_failure"]["input"] = [to_str(x, head.m) for x in result.first_failure[0]]
-            del out["first_failure"]["input_bits"]
         out.update(head_rank=head.rank, certified_bound=bound, contradiction=contradiction, l1_violations=violations, seconds=round(result.seconds, 3))
         emit_json(out)
     else:

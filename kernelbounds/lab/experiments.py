@@ -110,10 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     family, bound = witness_inputs()
     d = training.make_data(family, 24)
     print(f"(a) witness family: {len(family)} inputs, certified r >= {bound}", file=sys.stderr)
-    for r in ranks:
-        for seed in seeds:
-            results.append(run_kernel("witness", d, family, r, seed, steps, bound, out))
-            print(f"  r={r} seed={seed}: worst error {float(results[-1].worst_error):.4f}", file=sys.stderr)
+    from ..progress import track
+
+    for r, seed in track([(r, s) for r in ranks for s in seeds], len(ranks) * len(seeds), "train", "head"):
+        results.append(run_kernel("witness", d, family, r, seed, steps, bound, out))
+        print(f"  r={r} seed={seed}: worst error {float(results[-1].worst_error):.4f}", file=sys.stderr)
     results.append(u3_exact("witness", 24, 3, family))
     results.append(run_softmax("witness", d, d, 0, steps))
 
