@@ -42,7 +42,7 @@ def bar(total: int | None, desc: str, unit: str = "it"):
         return _Silent()
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, unit_scale=True, leave=False)
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, unit_scale=bool(total and total > 10_000), leave=False)
 
 
 def track(items: Iterable[T], total: int | None, desc: str, unit: str = "it") -> Iterator[T]:

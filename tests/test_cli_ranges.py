@@ -65,7 +65,7 @@ def argv(draw, command: str, tmp: Path, cheap: bool):
             continue
         t = action.type
         bounds = getattr(t, "bounds", None)
-        required = action.required or not action.option_strings
+        required = action.required or not action.option_strings or (cheap and command == "table" and action.dest in ("m", "n"))  # table's defaults take minutes
         if not required and not draw(st.booleans()):
             continue
         if action.nargs == 0:  # a flag
@@ -192,7 +192,8 @@ def test_help_describes_the_command_its_options_exit_codes_and_an_example(comman
         assert action.help, (command, action.dest)
         bounds = getattr(action.type, "bounds", None)
         if bounds:
-            assert f"{bounds[0]}" in action.help and f"{bounds[1]}".replace("1000000", "10^6") in action.help.replace("1000000", "10^6"), (command, action.dest, action.help)
+            shown = [f"10^{len(str(v)) - 1}" if v >= 10**6 and str(v).rstrip("0") == "1" else str(v) for v in bounds]
+            assert all(v in action.help for v in shown), (command, action.dest, action.help)
 
 
 @pytest.mark.parametrize("command", sorted(SUBPARSERS))

@@ -39,6 +39,8 @@ def register(sub) -> None:
 
 
 def _family(args):
+    if args.family and (args.m is not None or args.n is not None):
+        raise UserError("--m/--n describe all inputs of {0,1}^m; with --family the family gives m and n: drop them")
     if args.family:
         try:
             doc = json.loads(read_input(args.family))

@@ -20,10 +20,10 @@ def register(sub) -> None:
     p.add_argument("--kernel", choices=["tensor", "softmax", "level", "inner", "disjoint"], help="tensor c^l, softmax (2n-1)^-l, level (give --h), inner l, disjoint [l = 0]")
     p.add_argument("--head", help="a head file (docs/head-format-v1.md; '-' for standard input): the rank of its kernel over its tokens")
     p.add_argument("--m", type=positive("--m", 1, 4096), help="token bits, 1..4096")
-    p.add_argument("--n", type=positive("--n", 1, 64), default=3, help="length for tensor/softmax, 1..64 (default 3: c = 1/(2n-1))")
+    p.add_argument("--n", type=positive("--n", 1, 64), help="length for tensor/softmax, 1..64 (default 3: c = 1/(2n-1))")
     p.add_argument("--c", type=lambda t: rationals(t)[0], help="tensor kernel base c, a rational (default 1/(2n-1)); only with --kernel tensor")
     p.add_argument("--h", type=rationals, help="level kernel h(0),...,h(m) as comma-separated rationals; only with --kernel level")
-    p.add_argument("--max-matrix-m", type=positive("--max-matrix-m", 1, 14), default=12, help="build the full matrix for FLINT up to this m, 1..14 (default 12)")
+    p.add_argument("--max-matrix-m", type=positive("--max-matrix-m", 1, 14), help="build the full matrix for FLINT up to this m, 1..14 (default 12)")
     p.add_argument("-o", "--output", help="write a rank certificate ('-' for standard output)")
     add_json(p, "kernel, m, rank, formula, flint")
     p.set_defaults(func=run)
@@ -31,7 +31,14 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.head:
+        given = [f"--{k.replace('_', '-')}" for k in ("kernel", "m", "n", "c", "h", "max_matrix_m") if getattr(args, k) is not None]
+        if given:
+            raise UserError(f"--head takes the kernel from the head file: drop {', '.join(given)}")
         return _rank_of_head(args)
+    if args.n is not None and args.kernel is not None and args.kernel not in ("tensor", "softmax"):
+        raise UserError(f"--n sets the base of the tensor/softmax kernels; the {args.kernel} kernel does not use it")
+    args.n = 3 if args.n is None else args.n
+    args.max_matrix_m = 12 if args.max_matrix_m is None else args.max_matrix_m
     if args.kernel is None or args.m is None:
         raise UserError("give --kernel and --m, or --head FILE")
     if args.c is not None and args.kernel != "tensor":

@@ -23,13 +23,18 @@ def register(sub) -> None:
     p.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown", help="markdown (default), csv, or json (JSON Lines, one row per line)")
     p.add_argument("--json", action="store_true", help="the same as --format json (integers >= 2^53 as decimal strings)")
     p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
-    p.add_argument("--dpi", type=positive("--dpi", 30, 1200), default=150, help="plot resolution for PNG (30..1200, default 150)")
+    p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
     p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="search level-kernel upper bounds up to this m (0..32, default 0: 2^m only)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     fmt = "json" if args.json else args.format
+    if args.dpi is not None and not args.plot:
+        raise UserError("--dpi sets the plot's resolution: give --plot FILE too")
+    if args.json and args.format != "markdown":
+        raise UserError("--json is --format json: give one of them")
+    args.dpi = 150 if args.dpi is None else args.dpi
     if args.plot == "-" and (fmt != "markdown"):
         raise UserError("--plot - writes the PNG image to standard output: it cannot be combined with --format csv/json or --json")
     if args.plot and args.plot != "-":
