@@ -337,7 +337,11 @@ def _family(source) -> Family:
         return load_family(source)
     if isinstance(source, Bound):
         return load_family(source.to_certificate())
-    raise TypeError("a family is a Family, a path, a dict (certificate or {'inputs': ...}) or a Bound")
+    if isinstance(source, (list, tuple)) and source and all(isinstance(x, int) for x in source[0]):
+        raise TypeError("int tokens do not say m: give token strings, {'inputs': [...]} or a Family")
+    if isinstance(source, (list, tuple)):
+        return load_family({"inputs": [list(inp) for inp in source]})
+    raise TypeError("a family is a Family, a path, a dict (certificate or {'inputs': ...}), a list of inputs of token strings, or a Bound")
 
 
 def evaluate(head, family, exact: bool | None = None) -> Evaluation:
