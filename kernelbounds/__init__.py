@@ -3,6 +3,35 @@
 The mathematics is in docs/theory.md (the project's copy of THEORY.md).  Generator
 modules build objects and certificates; :mod:`kernelbounds.checker` is the small,
 independent trusted base that re-derives every claim.
+
+The public API (docs/api.md) is re-exported here from :mod:`kernelbounds.api`, loaded
+on first use so that ``python -m kernelbounds.checker`` imports nothing else:
+
+>>> import kernelbounds as kb
+>>> kb.bound(24, 3).lower
+23
 """
 
 __version__ = "0.1.0"
+
+_API = (
+    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family",
+    "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
+)
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name: str):
+    if name in ("evaluate", "rank", "transcript"):  # modules and API functions: callable modules
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'kernelbounds' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_API))

@@ -1,79 +1,406 @@
-"""Exact evaluation of a user's head on a witness family or on all inputs (issue 7).
+"""Evaluation of a user's head on a family of inputs (THEORY §1; issues 7 and 14).
 
-Reports the worst error, the first failing input, the exact rank of the kernel on the
-tokens involved, and, for a lower-bound family whose certified bound exceeds the head's
-rank, the L1 instance (keys a, b of a chain link) whose conclusion the head violates.
+For each scored position the head's output is, by the per-query reduction of THEORY §1,
+y = sum_j K_j F_j / sum_j K_j with K_j = <phi_Q(q), phi_K(x_j)> and
+F_j = <w_q, v(x_j)> + b_q over the attended positions j.  The head solves the position
+when sum_j K_j > 0 and |y - t| < 1/2.
+
+Two passes decide every scored position, so that exact arithmetic still decides:
+
+1. a **float pass** (numpy float64, vectorised over a block of inputs) computes y and a
+   rigorous bound rho on |err_float - err_exact| (the *floating-point error bound*,
+   documented in docs/api.md, "Evaluating heads at scale"): with u = 2^-53 and
+   gamma_k = k u / (1 - k u),
+     rho_K = 2 gamma_(r+2) sum_i |phi_Q,i| |phi_K,i|,  rho_F = 2 gamma_(dv+3) (sum |w||v| + |b|),
+     rho_D = sum rho_K + 2 gamma_n sum |K|,  rho_N = sum (|K| rho_F + |F| rho_K + rho_K rho_F) + 2 gamma_(n+1) sum |K F|,
+     rho_y = (|N| rho_D + D rho_N) / (D (D - rho_D)) + 2u |y|,  rho = 2 (rho_y + 2u (|y| + t)),
+   valid when every head entry is 0 or of magnitude in [2^-200, 2^200] (no underflow or
+   overflow) and D > 2 rho_D (Higham, Accuracy and Stability of Numerical Algorithms,
+   §3.1; each dot product's error is at most gamma_k times the sum of the absolute terms,
+   in any summation order, and the rational-to-float conversion of each entry adds one
+   relative u; the outer factor 2 covers the rounding of rho itself).
+   A position is *decided by the float pass* only when this enclosure lies wholly on one
+   side of 1/2 (|err - 1/2| > rho) and the denominator's sign is certain;
+2. an **exact re-check** (Fractions, :class:`kernelbounds.model.KernelHead`) of every
+   other position, of the float-worst position and of the first failing one.
+
+Heads outside the float range, or ``exact=True``, take the exact route for every
+position.  The exact rank of the kernel over the family's tokens is rank(G_Q G_K) with
+the r x r Gram matrices G = Phi^T Phi (exact over Q: A^T is injective on col(A)), so no
+T x T matrix is built.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 
+import numpy as np
+
 from .bits import to_str
-from .heads import TableHead
+from .families import Family
+from .heads import HeadError, TableHead
 from .model import min_ip_target
 
 HALF = Fraction(1, 2)
+U = 2.0**-53
+FLOAT_RANGE = (2.0**-200, 2.0**200)
+EXACT_RATE = 2e5  # exact (Fraction) multiply-adds per second, for the work estimate
+FLOAT_RATE = 2e8  # float multiply-adds per second, for the work estimate
 
 
-@dataclass
+def gamma(k: int) -> float:
+    """gamma_k = k u / (1 - k u) (Higham §3.1)."""
+    return k * U / (1 - k * U)
+
+
+@dataclass(frozen=True)
 class Evaluation:
+    """The result of evaluating a head on a family (field names as in ``evaluate --json``).
+
+    ``worst_error`` is exact: the largest exact error among the positions checked exactly
+    (always including the float-worst one; every position on the exact route);
+    ``worst_error_bound`` is a float upper bound on the error of every position
+    (None on the exact route, where ``worst_error`` is the maximum itself).
+    """
+
     inputs: int
-    worst_error: Fraction | None  # None: some output undefined
+    positions: int
+    worst_error: Fraction | None  # None: some output is undefined
     failures: int
-    first_failure: tuple | None  # (input, position, target, output or None)
+    first_failure: tuple | None = field(repr=False)  # (input, position, target, output or None)
     kernel_rank: int
     tokens: int
     negative_weights: int
-    violations: list[str] = field(default_factory=list)
+    rechecked: int = 0
+    worst_error_bound: float | None = None
+    method: str = "exact"
+    seconds: float = field(default=0.0, repr=False, compare=False)
+    m: int = field(default=0, repr=False)
+
+    def __repr__(self) -> str:
+        worst = "undefined" if self.worst_error is None else f"{float(self.worst_error):.6g}"
+        return (
+            f"Evaluation(inputs={self.inputs}, failures={self.failures}, worst_error={worst}, "
+            f"kernel_rank={self.kernel_rank}, tokens={self.tokens}, method={self.method!r})"
+        )
+
+    @property
+    def solves(self) -> bool:
+        return self.failures == 0
+
+    def to_json(self) -> dict:
+        from .certificate import rational
+
+        out = {
+            "inputs": self.inputs,
+            "positions": self.positions,
+            "failures": self.failures,
+            "solves": self.solves,
+            "worst_error": None if self.worst_error is None else rational(self.worst_error),
+            "worst_error_float": None if self.worst_error is None else float(self.worst_error),
+            "worst_error_bound": self.worst_error_bound,
+            "kernel_rank": self.kernel_rank,
+            "tokens": self.tokens,
+            "negative_weights": self.negative_weights,
+            "rechecked": self.rechecked,
+            "method": self.method,
+            "first_failure": None,
+        }
+        if self.first_failure:
+            inp, i, t, y = self.first_failure
+            out["first_failure"] = {"position": i + 1, "target": t, "output": None if y is None else rational(y), "input": [to_str(x, self.m) for x in inp]}
+        return out
+
+
+# ------------------------------------------------------------------ the head as arrays
+
+
+@dataclass(frozen=True)
+class HeadArrays:
+    """A table head's maps as float64 arrays over its tokens (row k = tokens[k])."""
+
+    tokens: list[int]
+    index: dict[int, int]
+    phi_q: np.ndarray
+    phi_k: np.ndarray
+    value: np.ndarray
+    w: np.ndarray
+    b: np.ndarray
+    bits: np.ndarray
+    floatable: bool  # every entry 0 or within FLOAT_RANGE: the float pass's bound applies
+
+    def lookup(self, tokens: Sequence[int]) -> np.ndarray:
+        try:
+            return np.fromiter((self.index[x] for x in tokens), dtype=np.int64, count=len(tokens))
+        except KeyError as exc:
+            x = exc.args[0]
+            raise HeadError(f"the head defines no maps for token {to_str(x, self.bits.shape[1])} (list the tokens a family needs with `kernelbounds evaluate --list-tokens`)") from None
+
+
+def head_arrays(head: TableHead) -> HeadArrays:
+    tokens = sorted(head.phi_q)
+    if set(tokens) != set(head.phi_k) or set(tokens) != set(head.value) or set(tokens) != set(head.readout):
+        raise HeadError("every token must define phi_q, phi_k, value and readout")
+    conv = lambda rows: np.array([[float(v) for v in row] for row in rows], dtype=np.float64)  # noqa: E731
+    phi_q = conv(head.phi_q[x] for x in tokens)
+    phi_k = conv(head.phi_k[x] for x in tokens)
+    value = conv(head.value[x] for x in tokens)
+    w = conv(head.readout[x][0] for x in tokens)
+    b = np.array([float(head.readout[x][1]) for x in tokens], dtype=np.float64)
+    m = head.m
+    if m <= 62:
+        bits = ((np.array(tokens, dtype=np.int64)[:, None] >> np.arange(m)) & 1).astype(np.int32)
+    else:
+        bits = np.array([[(x >> i) & 1 for i in range(m)] for x in tokens], dtype=np.int32)
+    lo, hi = FLOAT_RANGE
+    allv = np.concatenate([a.ravel() for a in (phi_q, phi_k, value, w, b)])
+    mag = np.abs(allv)
+    floatable = bool(np.all(np.isfinite(allv)) and np.all((mag == 0) | ((mag >= lo) & (mag <= hi))))
+    return HeadArrays(tokens, {x: k for k, x in enumerate(tokens)}, phi_q, phi_k, value, w, b, bits, floatable)
+
+
+# ------------------------------------------------------------------ the float pass
+
+
+def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
+    """(err, rho, status) per input of block x (rows of head indices) at position i.
+
+    status: 0 certainly solved, 1 certainly failed (error >= 1/2 or denominator < 0),
+    2 undecided (re-check exactly).  err is the float error (nan when undefined)."""
+    n = x.shape[1]
+    att = x[:, : i + 1] if causal else x
+    q = x[:, i]
+    uq, qinv = np.unique(q, return_inverse=True)
+    uc, cinv = np.unique(att, return_inverse=True)
+    cinv = cinv.reshape(att.shape)
+    if len(uq) * len(uc) <= 4 * att.size + 4096:  # per-query tables, then gather
+        kt = h.phi_q[uq] @ h.phi_k[uc].T
+        kat = np.abs(h.phi_q[uq]) @ np.abs(h.phi_k[uc]).T
+        ft = h.w[uq] @ h.value[uc].T + h.b[uq][:, None]
+        fat = np.abs(h.w[uq]) @ np.abs(h.value[uc]).T + np.abs(h.b[uq])[:, None]
+        rows = qinv[:, None]
+        k, ka, f, fa = kt[rows, cinv], kat[rows, cinv], ft[rows, cinv], fat[rows, cinv]
+    else:  # many queries: one dot product per (input, position)
+        pq, pk = h.phi_q[q], h.phi_k[att]
+        k = np.einsum("br,bjr->bj", pq, pk)
+        ka = np.einsum("br,bjr->bj", np.abs(pq), np.abs(pk))
+        wq, va = h.w[q], h.value[att]
+        f = np.einsum("bd,bjd->bj", wq, va) + h.b[q][:, None]
+        fa = np.einsum("bd,bjd->bj", np.abs(wq), np.abs(va)) + np.abs(h.b[q])[:, None]
+    ux, xinv = np.unique(x, return_inverse=True)
+    xinv = xinv.reshape(x.shape)
+    if len(uq) * len(ux) <= 4 * x.size + 4096:
+        levels = (h.bits[uq] @ h.bits[ux].T)[qinv[:, None], xinv]
+    else:
+        levels = np.einsum("bm,bjm->bj", h.bits[q], h.bits[x])
+    t = levels.min(axis=1).astype(np.float64)
+    r, dv = h.phi_q.shape[1], h.value.shape[1]
+    nt = att.shape[1]
+    with np.errstate(all="ignore"):
+        rk = 2 * gamma(r + 2) * ka
+        rf = 2 * gamma(dv + 3) * fa
+        den = k.sum(axis=1)
+        rden = rk.sum(axis=1) + 2 * gamma(nt) * np.abs(k).sum(axis=1)
+        kf = k * f
+        num = kf.sum(axis=1)
+        rnum = (np.abs(k) * rf + np.abs(f) * rk + rk * rf).sum(axis=1) + 2 * gamma(nt + 1) * np.abs(kf).sum(axis=1)
+        y = num / den
+        ry = (np.abs(num) * rden + np.abs(den) * rnum) / (np.abs(den) * (np.abs(den) - rden)) + 2 * U * np.abs(y)
+        err = np.abs(y - t)
+        rho = 2 * (ry + 2 * U * (np.abs(y) + t))
+    safe = (den > 2 * rden) & np.isfinite(err) & np.isfinite(rho)
+    status = np.full(len(x), 2, dtype=np.int8)
+    status[safe & (err + rho < 0.5)] = 0
+    status[safe & (err - rho >= 0.5)] = 1
+    status[(den + rden < 0) & np.isfinite(rden)] = 1  # the denominator is certainly negative
+    err = np.where(safe, err, np.nan)
+    return err, np.where(safe, rho, np.inf), status, n
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+def estimate_seconds(family: Family, head: TableHead, exact: bool = False) -> float:
+    """A rough duration, from the family's size (counted, not expanded) and the head's sizes."""
+    r = head.rank
+    dv = len(next(iter(head.value.values())))
+    per = family.n * (r + dv + family.m) * len(family.positions())
+    ops = family.size * per
+    return ops / (EXACT_RATE if exact else FLOAT_RATE) + family.size * 1e-6
+
+
+def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True) -> Evaluation:
+    """Evaluate a head on every scored position of a family, streaming its blocks.
+
+    exact=None (the default) takes the exact route for families of at most 20,000
+    inputs and the float pass plus exact re-checks above; True or False force a route.
+    """
+    from .progress import bar
+
+    start = time.perf_counter()
+    h = head_arrays(head)
+    if exact is None:
+        exact = family.size <= 20_000
+    use_float = h.floatable and not exact
+    kh = head.kernel_head(family.causal)
+    positions = family.positions()
+    seen = np.zeros(len(h.tokens), dtype=bool)
+    failures, rechecked = 0, 0
+    first_key = None  # (input number, position) of the first failing scored position
+    worst = Fraction(0)
+    undefined = False
+    bound = 0.0
+    count = 0
+
+    def exact_error(inp: tuple[int, ...], i: int) -> Fraction | None:
+        y = kh.output(inp, i)
+        return None if y is None else abs(y - min_ip_target(inp, i))
+
+    def earliest(key):
+        return key if first_key is None or key < first_key else first_key
+
+    with bar(family.size, "evaluate", "input") as progress_bar:
+        for tokens, x in family.blocks(h.lookup):
+            seen[x.ravel()] = True
+            for i in positions:
+                if use_float:
+                    err, rho, status, _ = float_pass(h, x, i, family.causal)
+                    bad = np.flatnonzero(status == 1)
+                    failures += len(bad)
+                    if len(bad):
+                        first_key = earliest((count + int(bad[0]), i))
+                    check = set(np.flatnonzero(status == 2).tolist())
+                    finite = np.where(np.isnan(err), -1.0, err)
+                    top = int(np.argmax(finite))
+                    check.add(top)  # the float-worst position, always exactly
+                    if np.isfinite(rho[top]):
+                        bound = max(bound, float(finite[top] + rho[top]))
+                    else:
+                        bound = float("inf")
+                else:
+                    status, check = None, range(len(x))
+                for b in sorted(check):
+                    e = exact_error(tuple(h.tokens[k] for k in x[b]), i)
+                    rechecked += 1
+                    if e is None:
+                        undefined = True
+                    elif e > worst:
+                        worst = e
+                    if e is None or e >= HALF:
+                        if status is None or status[b] != 1:
+                            failures += 1
+                        first_key = earliest((count + b, i))
+                    elif status is not None and status[b] == 1:  # never happens if the bound is sound
+                        raise ArithmeticError(f"the float bound misjudged input {count + b}: report this")
+            count += len(x)
+            progress_bar.update(len(x))
+    first = None
+    if first_key is not None:
+        first = _nth_input(family, h, first_key, kh)
+    family_tokens = [h.tokens[k] for k in np.flatnonzero(seen)]
+    negative = negative_weights(head, h, np.flatnonzero(seen))
+    worst_out = None if undefined else worst
+    return Evaluation(
+        inputs=count,
+        positions=count * len(positions),
+        worst_error=worst_out,
+        failures=failures,
+        first_failure=first,
+        kernel_rank=kernel_rank(head, family_tokens),
+        tokens=len(family_tokens),
+        negative_weights=negative,
+        rechecked=rechecked,
+        worst_error_bound=(max(bound, float(worst_out)) if worst_out is not None else None) if use_float else None,
+        method="float+exact" if use_float else "exact",
+        seconds=time.perf_counter() - start,
+        m=head.m,
+    )
+
+
+def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = False, exact: bool | None = None) -> Evaluation:
+    """Evaluate a head on a Family, or on a list of input tuples (scored: 0 first,
+    -1 last, None every position)."""
+    if not isinstance(family, Family):
+        inputs = tuple(tuple(inp) for inp in family)
+        name = "all" if scored is None else ("last" if scored == -1 or scored == len(inputs[0]) - 1 else "first")
+        if scored not in (None, 0, -1, len(inputs[0]) - 1):
+            raise ValueError("scored must be 0 (first), -1 (last) or None (every position)")
+        cert = {"variant": "causal"} if causal else None
+        family = Family(head.m, len(inputs[0]), name, len(inputs), cert, _listed=inputs)
+    return evaluate_family(head, family, exact=exact)
+
+
+def _nth_input(family: Family, h: HeadArrays, key, kh):
+    """(input, position, target, output) of input number key[0] at position key[1]."""
+    number, i = key
+    seen = 0
+    for _, x in family.blocks(h.lookup):
+        if number < seen + len(x):
+            inp = tuple(h.tokens[k] for k in x[number - seen])
+            return inp, i, min_ip_target(inp, i), kh.output(inp, i)
+        seen += len(x)
+    raise IndexError(number)
+
+
+def negative_weights(head: TableHead, h: HeadArrays, rows: np.ndarray, block: int = 1024) -> int:
+    """The number of token pairs (x, z) of the family with a(x, z) < 0, decided exactly
+    (float products with the bound rho_K; undecided pairs by Fractions)."""
+    from .model import dot
+
+    if not len(rows):
+        return 0
+    r = h.phi_q.shape[1]
+    count = 0
+    pk, pka = h.phi_k[rows], np.abs(h.phi_k[rows])
+    for s in range(0, len(rows), block):
+        qs = rows[s : s + block]
+        if h.floatable:
+            k = h.phi_q[qs] @ pk.T
+            rk = 2 * gamma(r + 2) * (np.abs(h.phi_q[qs]) @ pka.T)
+            count += int(np.count_nonzero(k + rk < 0))
+            unsure = np.argwhere((k - rk < 0) & (k + rk >= 0))
+        else:
+            unsure = np.argwhere(np.ones((len(qs), len(rows)), dtype=bool))
+        for a, c in unsure.tolist():
+            x, z = h.tokens[qs[a]], h.tokens[rows[c]]
+            count += dot(head.phi_q[x], head.phi_k[z]) < 0
+    return count
 
 
 def kernel_rank(head: TableHead, tokens: list[int]) -> int:
-    """Exact rank of [a(x, z)] over the tokens (FLINT on the integer-scaled matrix)."""
+    """Exact rank of [a(x, z)] over the tokens: rank(A B^T) = rank((A^T A)(B^T B)) over Q
+    for A = phi_Q and B = phi_K rows (FLINT on integer-scaled r x r Gram matrices)."""
     import flint
 
-    rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0)) for z in tokens] for x in tokens if x in head.phi_q]
+    rows = [x for x in tokens if x in head.phi_q]
     if not rows:
         return 0
-    d = lcm(*(v.denominator for r in rows for v in r))
-    return flint.fmpz_mat([[int(v * d) for v in r] for r in rows]).rank()
+
+    def scaled(table) -> flint.fmpz_mat:
+        vals = [table[x] for x in rows]
+        d = lcm(*(v.denominator for r in vals for v in r))
+        return flint.fmpz_mat([[int(v * d) for v in r] for r in vals])
+
+    a, b = scaled(head.phi_q), scaled(head.phi_k)
+    return (a.transpose() * a * (b.transpose() * b)).rank()
 
 
-def evaluate(head: TableHead, family: list[tuple[int, ...]], scored: int | None = 0, causal: bool = False) -> Evaluation:
-    """scored: the position scored in every input (None: every position)."""
-    kh = head.kernel_head(causal)
-    worst, failures, first = Fraction(0), 0, None
-    undefined = False
-    for inp in family:
-        positions = range(len(inp)) if scored is None else [scored if scored >= 0 else len(inp) + scored]
-        for i in positions:
-            y = kh.output(inp, i)
-            t = min_ip_target(inp, i)
-            err = None if y is None else abs(y - t)
-            if err is None or err >= HALF:
-                failures += 1
-                first = first or (inp, i, t, y)
-            if err is None:
-                undefined = True
-            elif err > worst:
-                worst = err
-    tokens = sorted({x for inp in family for x in inp})
-    negative = sum(1 for x in tokens for z in tokens if x in head.phi_q and z in head.phi_k and kh.weight(x, 0, z, 1) < 0)
-    return Evaluation(len(family), None if undefined else worst, failures, first, kernel_rank(head, tokens), len(tokens), negative)
-
-
-def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3) -> list[str]:
-    """Chain links (a, b) of the certificate where D(a) > (n-2)(d-1) D(b) fails."""
-    from .bits import from_str, comp
+def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int = 200_000) -> list[str]:
+    """Chain links (a, b) of the certificate where D(a) > (n-2)(d-1) D(b) fails
+    (THEORY L1), looking at no more than max_links links."""
     from .amplification import chain_keys
+    from .bits import comp, from_str
 
     m, n = lb_doc["m"], lb_doc["n"]
     words = [from_str(w) for w in lb_doc["code"]["words"]]
     schedules = {s["gap"]: tuple(s["levels"]) for s in lb_doc["schedules"]}
     out = []
     kh = head.kernel_head()
+    looked = 0
     for i, c_i in enumerate(words):
         q = comp(c_i, m)
         k0 = kh.weight(q, 0, q, 0)
@@ -82,6 +409,9 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3) -> list[str]:
                 continue
             chain = chain_keys(q, c_i, c_j, schedules[(q & c_j).bit_count()])
             for a, b in zip(chain, chain[1:]):
+                looked += 1
+                if looked > max_links:
+                    return out
                 d = (q & b).bit_count() - (q & a).bit_count()
                 rho = (n - 2) * (d - 1)
                 d_a, d_b = k0 + (n - 1) * kh.weight(q, 0, a, 1), k0 + (n - 1) * kh.weight(q, 0, b, 1)
@@ -96,20 +426,16 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3) -> list[str]:
     return out
 
 
-def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int, dict | None]:
-    """(inputs, scored position, the lower-bound certificate or None) from a family file:
-    a lower-bound certificate (listed or rule-generated family) or {"inputs": [...]}."""
-    from .bits import from_str
-    from .lowerbound import from_certificate, witness_family
+def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int | None, dict | None]:
+    """(inputs, scored position, the lower-bound certificate or None), listed: for small
+    families only (use :func:`kernelbounds.families.load_family` to stream)."""
+    from .families import load_family
 
-    if doc.get("kind") == "lower-bound" and ("linear" in doc.get("code", {}) or "symmetry" in doc):
-        raise ValueError("linear-code and orbit-form families are too large to list; use a certificate with listed words")
-    if doc.get("kind") == "lower-bound":
-        scored = -1 if doc["variant"] == "causal" else 0
-        if "inputs" in doc.get("witness", {}):
-            return [tuple(from_str(t) for t in inp) for inp in doc["witness"]["inputs"]], scored, doc
-        return witness_family(from_certificate(doc)), scored, doc
-    if isinstance(doc.get("inputs"), list):
-        scored = {"first": 0, "last": -1}.get(doc.get("scored", "first"), 0)
-        return [tuple(from_str(t) for t in inp) for inp in doc["inputs"]], scored, None
-    raise ValueError("a family file is a lower-bound certificate or an object with 'inputs'")
+    fam = load_family(doc)
+    scored = {"first": 0, "last": -1, "all": None}[fam.scored]
+    return fam.inputs(), scored, fam.certificate
+
+
+from ._callable import make_callable  # noqa: E402  (kernelbounds.evaluate(...) calls the API function)
+
+make_callable(__name__)

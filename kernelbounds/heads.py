@@ -8,6 +8,7 @@ to the rational it denotes exactly (Fraction(float)), so evaluation stays exact.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -21,6 +22,27 @@ class HeadError(ValueError):
     """A head file that cannot be read; the message names the field."""
 
 
+_RATIONAL = re.compile(r"[+-]?\d{1,4096}(/\d{1,4096})?")
+_DECIMAL = re.compile(r"[+-]?(\d{0,4096})(\.\d{0,4096})?([eE]([+-]?\d{1,30}))?")
+MAX_EXPONENT = 4096  # |decimal exponent| above this is refused before a Fraction is built
+
+
+def parse_rational(text: str, where: str) -> Fraction:
+    """"p", "p/q" or a decimal "1.5e-3" as an exact Fraction; the size of every part is
+    bounded first, so "1e-999999999" is refused at once instead of building 10^999999999."""
+    if _RATIONAL.fullmatch(text):
+        try:
+            return Fraction(text)
+        except ZeroDivisionError:
+            raise HeadError(f"{where}: zero denominator in {text!r}") from None
+    d = _DECIMAL.fullmatch(text)
+    if d and (d.group(1) or (d.group(2) or "")[1:]):
+        if d.group(4) is not None and abs(int(d.group(4))) > MAX_EXPONENT:
+            raise HeadError(f"{where}: decimal exponent {d.group(4)} out of range (|e| <= {MAX_EXPONENT})")
+        return Fraction(text)
+    raise HeadError(f"{where}: not a rational: {text[:40]!r}")
+
+
 def _number(x, where: str) -> Fraction:
     if isinstance(x, bool):
         raise HeadError(f"{where}: expected a number, got a boolean")
@@ -31,11 +53,17 @@ def _number(x, where: str) -> Fraction:
             raise HeadError(f"{where}: not a finite number")
         return Fraction(x)  # exactly the float's value
     if isinstance(x, str):
-        try:
-            return Fraction(x)
-        except (ValueError, ZeroDivisionError):
-            raise HeadError(f"{where}: not a rational: {x!r}") from None
+        return parse_rational(x, where)
     raise HeadError(f"{where}: expected a number, got {type(x).__name__}")
+
+
+def _exact(v, where: str) -> Fraction:
+    """An array entry as an exact Fraction (floats exactly, numpy scalars included)."""
+    if isinstance(v, Fraction):
+        return v
+    if hasattr(v, "item"):
+        v = v.item()
+    return _number(v, where)
 
 
 def _vector(v, where: str) -> tuple[Fraction, ...]:
@@ -44,7 +72,7 @@ def _vector(v, where: str) -> tuple[Fraction, ...]:
     return tuple(_number(x, f"{where}/{i}") for i, x in enumerate(v))
 
 
-@dataclass
+@dataclass(repr=False)
 class TableHead:
     m: int
     phi_q: dict[int, tuple[Fraction, ...]]
@@ -69,6 +97,79 @@ class TableHead:
             lambda q, i: need(self.readout, q, "readout"),
             causal,
         )
+
+    def __repr__(self) -> str:
+        dv = len(next(iter(self.value.values()))) if self.value else 0
+        return f"Head(m={self.m}, rank={self.rank if self.phi_q else 0}, dv={dv}, tokens={len(self.phi_q)})"
+
+    @property
+    def tokens(self) -> list[int]:
+        """The tokens the head defines, sorted."""
+        return sorted(self.phi_q)
+
+    @classmethod
+    def from_arrays(cls, phi_q, phi_k, values, readout, tokens=None, m: int | None = None) -> TableHead:
+        """A head from arrays whose row k belongs to tokens[k] (THEORY §1).
+
+        phi_q, phi_k: (T, r); values: (T, dv); readout: a pair (w, b) with w of shape
+        (T, dv) and b of shape (T,), the affine readout L_q(y) = <w_q, y> + b_q of query
+        token q.  tokens: ints, or strings whose character i is bit i; default all 2^m
+        tokens in the order 0, 1, ..., 2^m - 1 (then T = 2^m gives m).  Floats are
+        converted exactly (Fraction(float)); Fractions and ints are kept.
+        """
+        import numpy as np
+
+        def rows(a, name):
+            a = np.asarray(a, dtype=object) if not hasattr(a, "dtype") or a.dtype == object else np.asarray(a)
+            if a.ndim == 1:
+                a = a[:, None]
+            if a.ndim != 2:
+                raise HeadError(f"{name}: expected a 2-d array (tokens x dimension)")
+            return [tuple(_exact(v, name) for v in row) for row in a.tolist()]
+
+        w, b = readout
+        fq, fk, vv, ww = rows(phi_q, "phi_q"), rows(phi_k, "phi_k"), rows(values, "values"), rows(w, "readout w")
+        bb = [_exact(v, "readout b") for v in (b.tolist() if hasattr(b, "tolist") else list(b))]
+        count = len(fq)
+        if tokens is None:
+            m = m if m is not None else count.bit_length() - 1
+            if count != 2**m:
+                raise HeadError(f"without tokens, phi_q needs 2^m rows (got {count})")
+            tokens = range(count)
+        toks = [from_str(t) if isinstance(t, str) else int(t) for t in tokens]
+        if m is None:
+            lengths = {len(t) for t in tokens if isinstance(t, str)}
+            m = lengths.pop() if len(lengths) == 1 else max(1, max(toks).bit_length())
+        if not all(len(a) == count for a in (fk, vv, ww, bb)) or len(toks) != count:
+            raise HeadError("phi_q, phi_k, values, readout and tokens must have one row per token")
+        head = cls(m, {}, {}, {}, {})
+        for k, x in enumerate(toks):
+            head.phi_q[x], head.phi_k[x], head.value[x], head.readout[x] = fq[k], fk[k], vv[k], (ww[k], bb[k])
+        return head
+
+    @classmethod
+    def from_torch(cls, module, tokens, m: int | None = None) -> TableHead:
+        """A head from a PyTorch module (imported lazily; ``pip install torch``).
+
+        Protocol: ``module(bits)`` takes a float tensor of shape (T, m), row k the bits
+        of tokens[k] (column i = bit i), and returns (phi_q, phi_k, values) of shapes
+        (T, r), (T, r), (T, dv); ``module.readout(bits)`` returns (w, b) of shapes
+        (T, dv) and (T,).  Evaluated once under torch.no_grad(); the float64 values are
+        converted exactly.
+        """
+        import numpy as np
+        import torch
+
+        toks = [from_str(t) if isinstance(t, str) else int(t) for t in tokens]
+        if m is None:
+            lengths = {len(t) for t in tokens if isinstance(t, str)}
+            m = lengths.pop() if len(lengths) == 1 else max(1, max(toks).bit_length())
+        bits = torch.tensor([[(x >> i) & 1 for i in range(m)] for x in toks], dtype=torch.float64)
+        to_np = lambda t: np.asarray(t.detach().cpu().double().numpy(), dtype=np.float64)  # noqa: E731
+        with torch.no_grad():
+            phi_q, phi_k, values = module(bits)
+            w, b = module.readout(bits)
+        return cls.from_arrays(to_np(phi_q), to_np(phi_k), to_np(values), (to_np(w), to_np(b).reshape(-1)), tokens=toks, m=m)
 
     def to_json(self) -> dict:
         from .certificate import rational

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from . import exact, lowerbound
 from .codes.bounds import johnson
-
-
-class Progress:
-    """A one-line progress indicator on stderr, shown only on a terminal."""
-
-    def __init__(self, total: int, label: str):
-        self.total, self.label, self.done = total, label, 0
-        self.live = sys.stderr.isatty()
-
-    def step(self, what: str) -> None:
-        self.done += 1
-        if self.live:
-            sys.stderr.write(f"\r{self.label} [{self.done}/{self.total}] {what}   ")
-            if self.done == self.total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 @dataclass(frozen=True)
@@ -57,42 +40,67 @@ def bound_summary(lb) -> dict:
         "form": info["form"],
         "orbits": info["orbits"],
         "johnson_bound": johnson(lb.m, g, w) if w is not None and g is not None else None,
-        "R": lb.min_product,
+        "min_product": lb.min_product,
         "k": lb.k,
         "witness_inputs": lowerbound.any_witness_count(lb),
     }
 
 
+TRIVIAL = "trivial"  # the code column when no code with gaps >= 2 fits in m bits: lower = 1
+
+
+def has_code(m: int) -> bool:
+    """Whether some candidate code with all gaps >= 2 fits in m bits (none for m <= 3)."""
+    from .codes.library import candidates
+
+    return bool(candidates(m, thorough=True))
+
+
 def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
+    """One row per (m, n); rows without a code carry the trivial bound r* >= 1."""
+    from .progress import bar
 
     from .upperbound import best_known
 
-    progress = Progress(len(ms), "table")
     rows = []
-    for m in ms:
-        for n in ns:
-            small = exact.known(m, n) if variant == "position-independent" else None
-            if small and m <= exact.RANK_ONE_MAX_M:  # certified rank-one heads (THEORY U5); no code needed
-                rows.append(Row(m, n, small[0], small[1], small[1], "rank-one head", 0, 0, 0, None))
-                continue
-            lb = lowerbound.best(m, n, variant)
-            info = lowerbound.describe(lb)
-            w = info["weight"]
-            upper, upper_nonneg = best_known(m, n, search_max_m=upper_max_m)
-            lower = lb.bound
-            if variant == "position-independent":  # small-m certificates: Farkas (rank one), explicit heads
-                lower, upper = exact.combine(m, n, lower, upper)
-            rows.append(Row(m, n, lower, upper, upper_nonneg, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
-        progress.step(f"m={m}")
+    with bar(len(ms) * len(ns), "table", "row") as progress:
+        for m in ms:
+            for n in ns:
+                rows.append(_row(m, n, variant, best_known(m, n, search_max_m=upper_max_m)))
+                progress.update(1)
     return rows
+
+
+def _row(m: int, n: int, variant: str, uppers: tuple[int, int]) -> Row:
+    """lower <= r* <= upper for one (m, n): the small-m certificates (THEORY U5) where they
+    exist, else the best code's lower bound (or the trivial r* >= 1 where no code fits)."""
+    upper, upper_nonneg = uppers
+    small = exact.known(m, n) if variant == "position-independent" else None
+    if small and m <= exact.RANK_ONE_MAX_M:  # certified rank-one heads; no code needed
+        return Row(m, n, small[0], small[1], small[1], "rank-one head", 0, 0, 0, None)
+    if not has_code(m):
+        return Row(m, n, 1, upper, upper_nonneg, TRIVIAL, 0, 0, 0, None)
+    lb = lowerbound.best(m, n, variant)
+    info = lowerbound.describe(lb)
+    w = info["weight"]
+    lower = lb.bound
+    if variant == "position-independent":  # small-m certificates: Farkas (rank one), explicit heads
+        lower, upper = exact.combine(m, n, lower, upper)
+    return Row(m, n, lower, upper, upper_nonneg, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None)
 
 
 COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "code", "code_size", "min_product", "k", "johnson")
 
 
+def row_dict(r: Row) -> dict:
+    """A row with the documented column names (COLUMNS): CSV and JSON Lines."""
+    d = asdict(r)
+    return {c: d[c] for c in COLUMNS}
+
+
 def markdown(rows: list[Row]) -> str:
     head = (
-        "| m | n | lower | upper (any features) | upper (nonnegative features) | code | N | min P | k | Johnson A(m,2g,w) |\n"
+        "| m | n | lower | upper (any features) | upper_nonnegative (nonnegative features) | code | code_size | min_product | k | johnson |\n"
         "|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
     )
     return head + "".join(
@@ -103,51 +111,85 @@ def markdown(rows: list[Row]) -> str:
 
 
 def csv(rows: list[Row]) -> str:
-    def cell(r: Row, c: str) -> str:
-        return str(getattr(r, c))
+    """RFC 4180 CSV through the csv module (code names may contain commas); empty cell
+    for no value."""
+    import csv as csvlib
+    import io
 
-    return ",".join(COLUMNS) + "\n" + "".join(",".join(cell(r, c) for c in COLUMNS) + "\n" for r in rows)
+    buf = io.StringIO()
+    writer = csvlib.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in rows:
+        writer.writerow(["" if v is None else v for v in row_dict(r).values()])
+    return buf.getvalue()
 
 
-def plot(rows: list[Row], path: str) -> None:
-    """log2(lower bound) against m for each n, beside log2(2^m) = m."""
-    import math
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
+
+def plot_format(path: str) -> str:
+    """The figure format from the file extension (PNG, SVG or PDF); ValueError otherwise."""
+    import os
+
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in PLOT_FORMATS:
+        raise ValueError(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
+    return PLOT_FORMATS[ext]
+
+
+def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
+    """Certified bounds on the feature rank against m, log-2 y axis with 2^k ticks: for
+    each n the certified lower bound, the level-kernel upper bound where searched, the
+    gap between them shaded, and 2^m (U2, every n)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
 
+    fmt = "png" if path == "-" else plot_format(path)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ms = sorted({r.m for r in rows})
-    ax.plot(ms, ms, "k--", label="upper bound 2^m (U2, every n)")
+    ax.plot(ms, [2.0**m for m in ms], "k--", label="upper bound 2^m (U2, every n)")
     for n in sorted({r.n for r in rows}):
-        pts = sorted((r.m, math.log2(r.lower)) for r in rows if r.n == n)
-        line = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"certified lower bound, n = {n}")[0]
+        own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
+        xs = [r.m for r in own]
+        line = ax.plot(xs, [r.lower for r in own], marker=".", label=f"certified lower bound, n = {n}")[0]
         for field, style, marker, what in (("upper", ":", "x", "any"), ("upper_nonnegative", "-.", "+", "nonnegative")):
-            ups = sorted((r.m, math.log2(getattr(r, field))) for r in rows if r.n == n and getattr(r, field) < 2**r.m)
+            ups = [r for r in own if getattr(r, field) < 2**r.m]
             if ups:
-                ax.plot([p[0] for p in ups], [p[1] for p in ups], linestyle=style, marker=marker, color=line.get_color(), label=f"upper bound ({what} features), n = {n}")
+                ax.plot([r.m for r in ups], [getattr(r, field) for r in ups], linestyle=style, marker=marker, color=line.get_color(), label=f"upper bound ({what} features), n = {n}")
+        ax.fill_between(xs, [r.lower for r in own], [r.upper for r in own], color=line.get_color(), alpha=0.12, linewidth=0, label=f"gap between the bounds, n = {n}")
     ax.set_xlabel("m (token bits)")
-    ax.set_ylabel("log2(feature rank)")
-    ax.set_title("Feature rank needed by nonnegative kernel attention on Min-IP")
-    ax.legend(fontsize=8)
+    ax.set_ylabel("feature rank r* (log scale)")
+    ax.set_title("Certified bounds on the feature rank of nonnegative kernel attention (Min-IP)", fontsize=10)
+    ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    _save_atomic(fig, path)
+    _save_atomic(fig, path, fmt, dpi)
     plt.close(fig)
 
 
-def _save_atomic(fig, path: str) -> None:
-    """Save a figure as PNG next to path, then rename: no half-written plot."""
+def _save_atomic(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
+    """Save a figure next to path in the given format, then rename: no half-written plot;
+    '-' writes the bytes to standard output."""
     import os
+    import sys
     import tempfile
 
+    if path == "-":
+        import io
+
+        buf = io.BytesIO()
+        fig.savefig(buf, dpi=dpi, format=fmt)
+        sys.stdout.buffer.write(buf.getvalue())
+        sys.stdout.flush()
+        return
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=directory)
+    fd, tmp = tempfile.mkstemp(suffix="." + fmt, dir=directory)
     os.close(fd)
     try:
-        fig.savefig(tmp, dpi=110, format="png")
+        fig.savefig(tmp, dpi=dpi, format=fmt)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:

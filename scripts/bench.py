@@ -50,6 +50,26 @@ def check_linear_m64():
     return f"code {v.code}: r >= {v.summary.split('r >= ')[1].split(' ')[0]} from 2^22 codewords, one row per orbit"
 
 
+def evaluate_m24_rank64():
+    """A random nonnegative rank-64 head (values v(z) = z) on the 13.3 M-input family."""
+    import json
+
+    import numpy as np
+
+    from kernelbounds.evaluate import evaluate_family
+    from kernelbounds.families import load_family
+    from kernelbounds.heads import TableHead
+
+    doc = json.loads((Path(__file__).resolve().parents[1] / "certificates" / "lower-position-independent-m24-n3.json").read_text())
+    fam = load_family(doc)
+    tokens = fam.tokens()
+    bits = np.array([[(x >> i) & 1 for i in range(24)] for x in tokens], dtype=float)
+    rng = np.random.default_rng(0)
+    head = TableHead.from_arrays(rng.random((len(tokens), 64)), rng.random((len(tokens), 64)), bits, (bits, np.full(len(tokens), -0.25)), tokens=tokens, m=24)
+    r = evaluate_family(head, fam)
+    return f"{r.inputs} inputs, {r.rechecked} exact re-checks, {r.failures} failures, kernel rank {r.kernel_rank}"
+
+
 def upper_m(m):
     def run():
         from kernelbounds.upperbound import search
@@ -233,6 +253,7 @@ BENCHES = [
     ("check lower bound m = 24, n = 3 (2576 words)", "seconds", check_lower_m24),
     ("kernelbounds table --m 4..64 --n 3..8", "< 60 s", table_cmd),
     ("check lower bound m = 64, n = 8 (RM(2,6) weight 32, orbit form)", "< 60 s", check_linear_m64),
+    ("evaluate: rank-64 head on the m = 24, n = 3 family (13.3 M inputs)", "< 120 s", evaluate_m24_rank64),
     ("upper: level-kernel search m = 16, n = 3", "seconds", upper_m(16)),
     ("upper: level-kernel search m = 24, n = 3", "-", upper_m(24)),
     ("upper: every U4 level family m = 20, n = 3 (least rank, 2 processes)", "< 300 s", families_m20),

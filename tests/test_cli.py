@@ -148,7 +148,7 @@ def test_bad_requests_give_one_line(args):
 def test_bound_json_keys_and_witness(tmp_path):
     r = run("bound", "--m", "24", "--n", "3", "--json", "-o", str(tmp_path / "lb.json"))
     doc = json.loads(r.stdout)
-    assert {"m", "n", "lower", "upper", "code", "R", "k", "witness_inputs"} <= doc.keys()
+    assert {"m", "n", "lower", "upper", "code", "min_product", "k", "witness_inputs"} <= doc.keys()
     assert doc["upper"] == 2**24 and doc["lower"] >= 8
     assert main(["check", str(tmp_path / "lb.json")]) == 0
     assert main(["witness", "--m", "24", "--n", "3", "--target-rank", "8", "-o", str(tmp_path / "w.json")]) == 0

@@ -10,10 +10,12 @@ code is still the most severe verdict.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
 from . import Limits, check_file, worst_code
+from .errors import CODE_NAMES
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -25,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="certificate files; - reads standard input")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a checker limit, e.g. work_budget=10**9 written out (see docs/cli.md)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every verification route and the check time")
+    parser.add_argument("--json", action="store_true", help="one JSON object per file (JSON Lines): path, ok, code, verdict, kind, summary, pointer, reason, routes, seconds")
 
 
 def parse_limits(items: list[str]) -> Limits:
@@ -57,11 +60,21 @@ def run(args, prog: str = "python -m kernelbounds.checker") -> int:
         verdicts.append(verdict)
         if printing:
             try:
-                print(verdict.render(args.verbose), flush=True)
+                print(_json_line(verdict) if args.json else verdict.render(args.verbose), flush=True)
             except BrokenPipeError:  # the reader went away (e.g. `| head`): keep checking, stop printing
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 printing = False
     return worst_code(verdicts)
+
+
+def _json_line(verdict) -> str:
+    """A verdict as one line of JSON (ASCII: every file-derived string is escaped by json)."""
+    record = {
+        "path": verdict.path, "ok": verdict.ok, "code": int(verdict.code), "verdict": CODE_NAMES[verdict.code],
+        "kind": verdict.kind, "summary": verdict.summary, "pointer": verdict.pointer, "reason": verdict.reason,
+        "routes": list(verdict.routes), "seconds": round(verdict.seconds, 3),
+    }
+    return json.dumps(record, sort_keys=True, ensure_ascii=True)
 
 
 def main(argv: list[str] | None = None) -> int:

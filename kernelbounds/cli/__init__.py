@@ -8,6 +8,7 @@ Exit codes: 0 success/valid, 1 invalid or failed, 2 usage or malformed input,
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -15,21 +16,32 @@ from .. import __version__
 from . import bound, certificates, check, construct, evaluate, exact, rank, table, transcript, upper
 from ._common import OneLineParser, UserError
 
+EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or malformed input,
+3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input, report it).
+Every command takes --json (one JSON object, or JSON Lines for streams; integers >= 2^53 as
+decimal strings) and '-' for standard input/output wherever it reads or writes a file.
+`kernelbounds COMMAND --help` describes a command; docs/cli.md and docs/api.md (Python API)."""
+
 COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, check, certificates)
 
 
 def build_parser() -> OneLineParser:
-    parser = OneLineParser(prog="kernelbounds", description="Certified expressivity bounds for nonnegative kernel attention on Min-IP.")
+    parser = OneLineParser(prog="kernelbounds", description="Certified expressivity bounds for nonnegative kernel attention on Min-IP.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"kernelbounds {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for module in COMMANDS:
         module.register(sub)
+    for p in sub.choices.values():
+        p.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # plain `kernelbounds`: the usage and the list of commands
+        parser.print_help()
+        return 0
     try:
         return args.func(args)
     except UserError as exc:

@@ -36,6 +36,7 @@ def positive(name: str, lo: int = 1, hi: int = 4096):
             raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, got {value}")
         return value
 
+    parse.bounds = (lo, hi)  # the accepted range, read by tests and docs/cli.md
     return parse
 
 
@@ -52,6 +53,8 @@ def span(name: str, lo: int, hi: int):
             raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi}, got {text!r}")
         return range(a, b + 1)
 
+    parse.bounds = (lo, hi)
+    parse.is_span = True
     return parse
 
 
@@ -90,3 +93,47 @@ def limits_from(items: list[str]) -> Limits:
         return Limits().with_overrides(**{k: int(v) for k, v in (item.split("=", 1) for item in items)})
     except ValueError as exc:
         raise UserError(f"bad --limit (NAME=INTEGER): {exc}") from None
+
+
+SAFE_INTEGER = 2**53  # integers at or above this magnitude are written as decimal strings in --json output
+
+
+def json_safe(obj):
+    """obj with every integer of magnitude >= 2^53 replaced by its decimal string (JSON
+    readers that use doubles lose such integers; docs/cli.md, "Machine-readable output")."""
+    if isinstance(obj, bool) or obj is None:
+        return obj
+    if isinstance(obj, int):
+        return str(obj) if abs(obj) >= SAFE_INTEGER else obj
+    if isinstance(obj, Fraction):
+        return str(obj)
+    if isinstance(obj, float) and obj != obj or obj in (float("inf"), float("-inf")):
+        return None
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
+def emit_json(obj, stream=None) -> None:
+    """One JSON object on one line (sorted keys) on stdout: the `--json` output of a command;
+    a stream of results calls this once per record (JSON Lines)."""
+    import json
+
+    (stream or sys.stdout).write(json.dumps(json_safe(obj), sort_keys=True, allow_nan=False) + "\n")
+
+
+def add_json(p, what: str = "the result") -> None:
+    """The shared --json flag."""
+    p.add_argument("--json", action="store_true", help=f"print {what} as one JSON object (integers >= 2^53 as decimal strings)")
+
+
+def read_input(path: str) -> str:
+    """A user's file as text; '-' reads standard input."""
+    if path == "-":
+        try:
+            return sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot read standard input: {exc}") from None
+    return read_text(path)

@@ -10,8 +10,19 @@ from ..checker.__main__ import add_arguments
 from ..checker.__main__ import run as run_checker
 
 
+HELP = """Check certificate files with the independent checker (kernelbounds.checker, which
+imports nothing else of the package): every claimed number is re-derived exactly, and a
+rejection names the JSON pointer of the field and the reason.  '-' reads standard input.
+The same front end as `python -m kernelbounds.checker`."""
+
+EPILOG = """exit codes: (the most severe over all files) 0 valid, 1 invalid (a claim is false),
+2 malformed file or usage error, 3 resource limit (see --limit), 4 internal error.
+limits: NAME=VALUE for any field of kernelbounds.checker.limits.Limits (e.g. work_budget=1200000000).
+example: kernelbounds check certificates/*.json --json"""
+
+
 def register(sub) -> None:
-    p = sub.add_parser("check", help="check certificate files with the independent checker")
+    p = sub.add_parser("check", help="check certificate files with the independent checker", description=HELP, epilog=EPILOG)
     add_arguments(p)
     p.set_defaults(func=run)
 

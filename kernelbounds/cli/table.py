@@ -3,26 +3,54 @@
 from __future__ import annotations
 
 from .. import report
-from ._common import VARIANTS, UserError, positive, span
+from ._common import VARIANTS, UserError, emit_json, positive, span
+
+HELP = """Print lower <= r* <= upper for every m and n in the ranges (THEORY §2, §3): the best
+certified lower bound (code, least chain product min_product, Hadamard power k), 2^m
+(U2, nonnegative features) and, up to --upper-max-m, level-kernel upper bounds (U4).
+Columns are documented in docs/api.md ("One name per quantity"); m <= 3 has no code
+with gaps >= 2 and gets the trivial bound 1 (code "trivial")."""
+
+EPILOG = """exit codes: 0 success, 2 usage error or unwritable plot, 3 resource limit, 4 internal error.
+example: kernelbounds table --m 4..24 --n 3..5 --format csv --plot bounds.svg --dpi 200"""
 
 
 def register(sub) -> None:
-    p = sub.add_parser("table", help="lower <= r* <= upper for ranges of m and n, as markdown or CSV, with a plot")
-    p.add_argument("--m", type=span("--m", 2, 256), default=range(4, 65))
-    p.add_argument("--n", type=span("--n", 3, 64), default=range(3, 9))
-    p.add_argument("--variant", choices=VARIANTS, default="position-independent")
-    p.add_argument("--format", choices=["markdown", "csv"], default="markdown")
-    p.add_argument("--plot", metavar="PNG", help="also plot log2(bound) against m")
-    p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="also search the U4 level families, where no certificate is committed, up to this m (default 0: committed certificates and their restriction closure, else 2^m)")
+    p = sub.add_parser("table", help="lower <= r* <= upper for ranges of m and n, as markdown, CSV or JSON Lines, with a plot", description=HELP, epilog=EPILOG)
+    p.add_argument("--m", type=span("--m", 2, 256), default=range(4, 65), help="A..B with 2 <= A <= B <= 256 (default 4..64)")
+    p.add_argument("--n", type=span("--n", 3, 64), default=range(3, 9), help="A..B with 3 <= A <= B <= 64 (default 3..8)")
+    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="default position-independent")
+    p.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown", help="markdown (default), csv, or json (JSON Lines, one row per line)")
+    p.add_argument("--json", action="store_true", help="the same as --format json (integers >= 2^53 as decimal strings)")
+    p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
+    p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
+    p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="also search the U4 level families, where no certificate is committed, up to this m (0..32; default 0: committed certificates and their restriction closure, else 2^m)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    fmt = "json" if args.json else args.format
+    if args.dpi is not None and not args.plot:
+        raise UserError("--dpi sets the plot's resolution: give --plot FILE too")
+    if args.json and args.format != "markdown":
+        raise UserError("--json is --format json: give one of them")
+    args.dpi = 150 if args.dpi is None else args.dpi
+    if args.plot == "-" and (fmt != "markdown"):
+        raise UserError("--plot - writes the PNG image to standard output: it cannot be combined with --format csv/json or --json")
+    if args.plot and args.plot != "-":
+        try:
+            report.plot_format(args.plot)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m)
-    print(report.markdown(rows) if args.format == "markdown" else report.csv(rows), end="")
+    if fmt == "json":
+        for r in rows:
+            emit_json(report.row_dict(r) | {"variant": args.variant})
+    elif args.plot != "-":  # with --plot -, standard output carries the image only
+        print(report.markdown(rows) if fmt == "markdown" else report.csv(rows), end="")
     if args.plot:
         try:
-            report.plot(rows, args.plot)
+            report.plot(rows, args.plot, dpi=args.dpi)
         except OSError as exc:
             raise UserError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
     return 0

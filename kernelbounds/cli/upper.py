@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from math import comb
 
 from .. import levelfamily, lowerbound
-from ._common import UserError, positive, write_doc
+from ._common import UserError, add_json, emit_json, positive, write_doc
 
 MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow
 
 
 def register(sub) -> None:
-    p = sub.add_parser("upper", help="the least-rank level construction of each U4 family (basis x readout x signs) at a fixed length n")
+    p = sub.add_parser(
+        "upper",
+        help="the least-rank level construction of each U4 family (basis x readout x signs) at a fixed length n",
+        description="Search the U4 level families (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; prints the least rank found per family and writes the best as a level-family certificate (format v2).",
+        epilog="exit codes: 0 success, 1 no level family solves (m, n), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds upper --m 12 --n 3 --nonnegative -o u.json",
+    )
     p.add_argument("--m", type=positive("--m", 1, 32), required=True)
     p.add_argument("--n", type=positive("--n", 2, 8), required=True)
     p.add_argument("--basis", choices=["subset", "complement", "best"], default="best", help="feature basis (default: the better of both)")
     p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="readout: F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")
     p.add_argument("--nonnegative", action="store_true", help="only families with every g_j >= 0 (nonnegative features in the complement basis)")
     p.add_argument("--prove-minimal", action="store_true", help="add exact Motzkin multipliers refuting every maximal cheaper support")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p, "m, n, rank, basis, readout, support, value_dim, nonnegative_features, minimal_in_family, families")
     p.add_argument("-o", "--output", help="write the level-family certificate (format v2) here")
     p.set_defaults(func=run)
 
@@ -76,7 +80,7 @@ def run(args) -> int:
     if args.output:
         write_doc(doc, args.output)
     if args.json:
-        sys.stdout.write(json.dumps(info, sort_keys=True) + "\n")
+        emit_json(info)
         return 0
     print(f"m = {m}, n = {n}: {info['lower']} <= r* <= {f.rank}  (2^m = {2**m})")
     print(f"  rank {f.rank}: {f.family.basis} basis, {f.family.readout} readout, support {list(f.support)}, value dimension {info['value_dim']}")

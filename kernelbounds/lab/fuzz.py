@@ -317,7 +317,9 @@ def campaign(total: int, seed: int = 0) -> Counter:
     rng = random.Random(seed)
     streams = [(doc, mutants(doc, rng, total)) for doc in seeds()]
     counts: Counter = Counter()
-    for doc, pointer, mutant in _round_robin(streams, total):
+    from ..progress import track
+
+    for doc, pointer, mutant in track(_round_robin(streams, total), total, "fuzz", "mutant"):
         verdict = check_bytes(canonical_json(mutant).encode() if isinstance(mutant, dict) else b"null")
         counts["mutants"] += 1
         if verdict.code != 0:

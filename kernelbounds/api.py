@@ -1,0 +1,362 @@
+"""The public Python API (docs/api.md): one call per command, frozen results.
+
+Every result is a frozen dataclass with a short repr, ``to_json()`` (the same object,
+with the same field names, as the command's ``--json`` output) and, where the command
+writes one, ``to_certificate()`` (a certificate document; :func:`check` verifies it).
+The functions call the library modules; they hold no mathematics of their own.
+
+Tokens: an int whose bit i is the coordinate x_i (THEORY §0); in files and strings a
+token is m characters '0'/'1' whose character i is x_i, so the string reads bit 0
+first (``Token.from_str("100") == 1``; ``format(x, "03b")`` is the reverse and wrong).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from fractions import Fraction
+from pathlib import Path
+
+from . import bits
+from .families import Family, load_family
+from .heads import TableHead
+from .evaluate import Evaluation
+
+__all__ = [
+    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family",
+    "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
+]
+
+Head = TableHead  # a head given by tables over tokens (docs/head-format-v1.md)
+
+
+class Token:
+    """Tokens as ints; the string form's character i is bit i (bit 0 first)."""
+
+    @staticmethod
+    def from_str(text: str) -> int:
+        """'0'/'1' string, character i = bit i, to the int token: ``Token.from_str("011") == 6``."""
+        return bits.from_str(text)
+
+    @staticmethod
+    def to_str(x: int, m: int) -> str:
+        """The int token as m characters, character i = bit i: ``Token.to_str(6, 3) == "011"``."""
+        return bits.to_str(x, m)
+
+
+def _certificate_of(result) -> dict:
+    if result._certificate is None:
+        raise ValueError("this result has no certificate")
+    return result._certificate()
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A certified lower bound ``lower <= r*`` (THEORY §3 L4).
+
+    min_product is the least chain product (R in THEORY L4, ``claims.min_product`` in
+    certificates); upper is 2^m (U2); gaps maps each gap, as a decimal string (as in
+    JSON), to its number of ordered pairs (None for linear codes)."""
+
+    m: int
+    n: int
+    variant: str
+    lower: int
+    upper: int
+    code: str
+    code_size: int
+    min_product: int
+    k: int
+    witness_inputs: int
+    code_weight: int | None = field(default=None, repr=False)
+    min_gap: int | None = field(default=None, repr=False)
+    gaps: dict | None = field(default=None, repr=False)
+    form: str = field(default="", repr=False)
+    johnson_bound: int | None = field(default=None, repr=False)
+    _certificate: object = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
+
+    def to_certificate(self) -> dict:
+        return _certificate_of(self)
+
+
+def _bound_of(lb, certificate) -> Bound:
+    from .report import bound_summary
+
+    s = bound_summary(lb)
+    return Bound(
+        s["m"], s["n"], s["variant"], s["lower"], s["upper"], s["code"], s["code_size"], s["min_product"], s["k"], s["witness_inputs"],
+        s["code_weight"], s["min_gap"], s["gaps"], s["form"], s["johnson_bound"], certificate,
+    )
+
+
+@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
+def bound(m: int, n: int, variant: str = "position-independent") -> Bound:
+    """The best certified lower bound on the feature rank at (m, n), as `kernelbounds bound`.
+
+    >>> b = bound(24, 3)
+    >>> b.lower, b.upper, b.min_product
+    (23, 16777216, 3)
+    """
+    from . import lowerbound
+
+    lb = lowerbound.best(m, n, variant)
+    return _bound_of(lb, lambda: lowerbound.any_certificate(lb))
+
+
+@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
+def witness(m: int, n: int, target_rank: int, variant: str = "position-independent") -> Bound | None:
+    """The smallest explicit witness family certifying r >= target_rank (as `kernelbounds
+    witness`); its certificate lists the inputs.  None if no candidate code reaches it."""
+    from . import lowerbound
+
+    lb = lowerbound.smallest_witness(m, n, target_rank, variant)
+    return None if lb is None else _bound_of(lb, lambda: lowerbound.certificate(lb, listed=True))
+
+
+@dataclass(frozen=True)
+class Upper:
+    """A level-kernel construction of rank ``rank`` solving length n (THEORY U4)."""
+
+    m: int
+    n: int
+    rank: int
+    support: tuple[int, ...]
+    worst_error: Fraction
+    nonnegative_features: bool
+    eps: Fraction = field(repr=False)
+    _certificate: object = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        from .certificate import rational
+
+        return {"m": self.m, "n": self.n, "upper": self.rank, "rank": self.rank, "support": list(self.support), "worst_error": rational(self.worst_error), "nonnegative_features": self.nonnegative_features, "eps": rational(self.eps)}
+
+    def to_certificate(self) -> dict:
+        return _certificate_of(self)
+
+
+@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
+def upper(m: int, n: int) -> Upper | None:
+    """A level kernel below 2^m solving every input of length n (as `kernelbounds upper`;
+    a heuristic search, every result verified exactly by level classes), or None."""
+    from . import upperbound
+
+    c = upperbound.search(m, n)
+    if c is None:
+        return None
+    err = upperbound.worst_error(c.h, c.m, c.n, c.eps)
+    return Upper(m, n, c.rank, tuple(sorted(c.g)), err, c.nonnegative_features, c.eps, lambda: upperbound.certificate(c))
+
+
+@dataclass(frozen=True)
+class Construction:
+    """U1 (rank1), U2 (tensor) or U3 (softmax) at (m, n) (THEORY §2)."""
+
+    kind: str
+    m: int
+    n: int
+    worst_error: Fraction
+    feature_rank: int | None
+    kernel_rank: int
+    _certificate: object = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        from .certificate import rational
+
+        return {"kind": self.kind, "m": self.m, "n": self.n, "worst_error": rational(self.worst_error), "feature_rank": self.feature_rank, "kernel_rank": self.kernel_rank}
+
+    def to_certificate(self) -> dict:
+        return _certificate_of(self)
+
+
+def construct(kind: str, m: int, n: int) -> Construction:
+    """A construction, verified exactly by level classes (raises ConstructionFails when it
+    does not solve length n, e.g. rank1 for n >= 3).
+
+    >>> construct("tensor", 4, 3)
+    Construction(kind='tensor', m=4, n=3, worst_error=Fraction(2, 7), feature_rank=16, kernel_rank=16)
+    """
+    from . import constructions
+
+    if kind not in constructions.CONSTRUCTIONS:
+        raise ValueError(f"unknown construction {kind!r}: one of {', '.join(constructions.CONSTRUCTIONS)}")
+    doc = constructions.certificate(constructions.CONSTRUCTIONS[kind](m, n))
+    claims = doc["claims"]
+    return Construction(kind, m, n, Fraction(claims["worst_error"]), claims.get("feature_rank"), claims["kernel_rank"], lambda: doc)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The checker's verdict; ``code`` is the exit code (0 valid, 1 invalid, 2 malformed,
+    3 resource limit, 4 internal error)."""
+
+    ok: bool
+    code: int
+    kind: str
+    summary: str
+    pointer: str = ""
+    reason: str = ""
+    routes: tuple[str, ...] = field(default=(), repr=False)
+    path: str = field(default="", repr=False)
+    seconds: float = field(default=0.0, repr=False, compare=False)
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def to_json(self) -> dict:
+        from .checker.errors import CODE_NAMES
+
+        return {"path": self.path, "ok": self.ok, "code": self.code, "verdict": CODE_NAMES[self.code], "kind": self.kind, "summary": self.summary, "pointer": self.pointer, "reason": self.reason, "routes": list(self.routes), "seconds": round(self.seconds, 3)}
+
+
+def _verdict(v) -> Verdict:
+    return Verdict(v.ok, v.code, v.kind, v.summary, v.pointer, v.reason, tuple(v.routes), v.path, v.seconds)
+
+
+def check(source, limits=None) -> Verdict:
+    """Check a certificate with the independent checker: a path (str or Path), the file's
+    bytes, or a parsed document (dict, checked as its canonical JSON).
+
+    >>> check(construct("tensor", 3, 3).to_certificate()).ok
+    True
+    """
+    from .certificate import canonical_json
+    from .checker import check_bytes, check_file
+
+    if isinstance(source, dict):
+        return _verdict(check_bytes(canonical_json(source).encode("ascii"), "<dict>", limits))
+    if isinstance(source, (bytes, bytearray)):
+        return _verdict(check_bytes(bytes(source), "<bytes>", limits))
+    if isinstance(source, (str, os.PathLike)):
+        return _verdict(check_file(str(source), limits))
+    raise TypeError("check() takes a path, bytes or a dict")
+
+
+@dataclass(frozen=True)
+class Rank:
+    """The exact rank of a kernel matrix over all m-bit tokens (level-expansion formula,
+    and FLINT on the full matrix when computed) or of a head's kernel over its tokens."""
+
+    kernel: str
+    m: int
+    rank: int
+    formula: int | None = None
+    flint: int | None = None
+    _certificate: object = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {"kernel": self.kernel, "m": self.m, "rank": self.rank, "formula": self.formula, "flint": self.flint}
+
+    def to_certificate(self) -> dict:
+        return _certificate_of(self)
+
+
+def rank(kernel: str | None = None, m: int | None = None, *, n: int = 3, c=None, h=None, head=None, max_matrix_m: int = 12) -> Rank:
+    """As `kernelbounds rank`: a named level kernel (tensor, softmax, level, inner,
+    disjoint) on m bits, or ``head=`` a Head (its kernel's exact rank over its tokens).
+
+    >>> rank("tensor", 6)
+    Rank(kernel='tensor', m=6, rank=64, formula=64, flint=64)
+    """
+    from . import rank as rk
+
+    if head is not None:
+        head = load_head(head)
+        tokens, rows = rk.head_rows(head)
+        exact = rk.flint_rank(rows)
+        return Rank("head", head.m, exact, None, exact, lambda: rk.head_certificate(head))
+    if kernel is None or m is None:
+        raise ValueError("give kernel and m, or head=")
+    hv = rk.named_kernel(kernel, m, n=n, c=None if c is None else Fraction(c), h=None if h is None else [Fraction(x) for x in h])
+    formula = rk.formula_rank(hv, m)
+    exact = rk.flint_rank(rk.kernel_rows(hv, m)) if m <= max_matrix_m else None
+    if exact is not None and exact != formula:
+        raise ArithmeticError(f"the level-expansion formula ({formula}) and FLINT ({exact}) disagree: this contradicts THEORY §2")
+    return Rank(kernel, m, formula, formula, exact, (lambda: rk.certificate(hv, m, kernel)) if m <= 12 else None)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """The transcript bound for q independent answers in {0..s} (THEORY §4)."""
+
+    q: int
+    s: int
+    m: int
+    n: int
+    answer_vectors: int
+    bits: int
+    _certificate: object = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {"q": self.q, "s": self.s, "m": self.m, "n": self.n, "answer_vectors": self.answer_vectors, "bits": self.bits}
+
+    def to_certificate(self) -> dict:
+        return _certificate_of(self)
+
+
+def transcript(q: int, s: int) -> Transcript:
+    """As `kernelbounds transcript`.
+
+    >>> transcript(3, 4)
+    Transcript(q=3, s=4, m=16, n=6, answer_vectors=125, bits=7)
+    """
+    from . import transcript as tr
+
+    tb = tr.verify(q, s)
+    return Transcript(q, s, tb.m, 2 * q, tb.vectors, tb.bits, lambda: tr.certificate(q, s))
+
+
+def load_head(source) -> TableHead:
+    """A Head from a Head, a path to a head file, its text/bytes, or a parsed dict."""
+    from .heads import load
+
+    if isinstance(source, TableHead):
+        return source
+    if isinstance(source, dict):
+        return load(json.dumps(source))
+    if isinstance(source, (bytes, bytearray)):
+        return load(bytes(source).decode("utf-8"))
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        return load(Path(source).read_text(encoding="utf-8"))
+    if isinstance(source, str):
+        return load(source)
+    raise TypeError("a head is a Head, a path, JSON text or a dict")
+
+
+def _family(source) -> Family:
+    if isinstance(source, Family):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return load_family(json.loads(Path(source).read_text(encoding="utf-8")))
+    if isinstance(source, dict):
+        return load_family(source)
+    if isinstance(source, Bound):
+        return load_family(source.to_certificate())
+    if isinstance(source, (list, tuple)) and source and all(isinstance(x, int) for x in source[0]):
+        raise TypeError("int tokens do not say m: give token strings, {'inputs': [...]} or a Family")
+    if isinstance(source, (list, tuple)):
+        return load_family({"inputs": [list(inp) for inp in source]})
+    raise TypeError("a family is a Family, a path, a dict (certificate or {'inputs': ...}), a list of inputs of token strings, or a Bound")
+
+
+def evaluate(head, family, exact: bool | None = None) -> Evaluation:
+    """Evaluate a head on a family (as `kernelbounds evaluate`): head a Head, path or dict;
+    family a certificate path/dict, {"inputs": [...]} dict, Family, or Bound."""
+    from .evaluate import evaluate_family
+
+    return evaluate_family(load_head(head), _family(family), exact=exact)
+
+
+def family_tokens(certificate) -> list[int]:
+    """The sorted tokens of a family (a certificate path or dict, an inputs dict, a
+    Family or a Bound): exactly the tokens a head must define to be evaluated on it.
+
+    >>> len(family_tokens("certificates/witness-m24-n3-r8.json"))
+    20
+    """
+    return _family(certificate).tokens()

@@ -1,0 +1,53 @@
+"""Progress bars for long jobs: tqdm on a terminal, silent otherwise (floats: reports only)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class _Silent:
+    """The no-op bar used when stderr is not a terminal (pipes, CI, tests)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix_str(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def live() -> bool:
+    """Bars are drawn only when standard error is a terminal."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def bar(total: int | None, desc: str, unit: str = "it"):
+    """A progress bar with rate and ETA (tqdm) on a terminal, else a silent stand-in."""
+    if not live():
+        return _Silent()
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, unit_scale=bool(total and total > 10_000), leave=False)
+
+
+def track(items: Iterable[T], total: int | None, desc: str, unit: str = "it") -> Iterator[T]:
+    """Iterate over items while advancing a bar."""
+    with bar(total, desc, unit) as b:
+        for item in items:
+            yield item
+            b.update(1)

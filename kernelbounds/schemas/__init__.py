@@ -1,0 +1,18 @@
+"""JSON Schemas shipped with the package: certificate format v1 and head files v1.
+
+The schemas describe layout only; the checker (kernelbounds.checker) decides validity.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+NAMES = ("certificate-v1", "head-v1")
+
+
+def load(name: str) -> dict:
+    """The schema ``name`` (one of NAMES) as a dict."""
+    if name not in NAMES:
+        raise ValueError(f"unknown schema {name!r}: one of {', '.join(NAMES)}")
+    return json.loads(resources.files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8"))
