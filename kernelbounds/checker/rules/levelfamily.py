@@ -278,18 +278,25 @@ def work(doc: Node, limits: Limits) -> int:
         return 1
     m, n = min(m, limits.max_m), min(n, limits.max_n)
     bits = 64 + 4 * max((len(x) for x in _strings(v)), default=1)
-    classes = comb(m + n, n) * n * (m + 1)
-    total = classes
-    if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
-        total += exhaustive_inputs(m, n) * n + 2**m * 2**m * (2**m if m <= EXPLICIT_M else m)
+    total = comb(m + n, n) * n * (m + 1) * bits  # the level classes, in Fractions
+    if m <= EXPLICIT_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:  # as check() decides
+        total += (exhaustive_inputs(m, n) * n + 2**m * 2**m * 2**m) * bits
     if m <= min(FLINT_M, limits.rank_m):
-        total += (2**m) ** 3
+        total += (2**m) ** 3 * max(1, bits // 64) // 8  # FLINT's exact rank (C, word operations)
     mini = v.get("minimality")
     if isinstance(mini, dict):
         refuted = mini.get("refuted") if isinstance(mini.get("refuted"), list) else []
         count = sum(len(r.get("multipliers", [])) for r in refuted if isinstance(r, dict) and isinstance(r.get("multipliers"), list))
-        total += count * n * (m + 1) + _covering_nodes(m, 2 ** min(m, 60)) * max(1, len(refuted))
-    return total * bits
+        total += count * n * (m + 1) * bits + _covering_nodes(m, _rank_bound(v.get("differences"), m)) * max(1, len(refuted))
+    return total
+
+
+def _rank_bound(differences, m: int) -> int:
+    """sum C(m, j) over the differences not written as zero (unreadable ones count as
+    nonzero): at least the rank check() derives, so the coverage walk's bound."""
+    items = differences[: m + 1] if isinstance(differences, list) else []
+    zero = [isinstance(g, str) and g.split("/")[0].lstrip("-").strip("0") == "" for g in items]
+    return sum(comb(m, j) for j in range(m + 1) if j >= len(zero) or not zero[j])
 
 
 def _strings(value, depth: int = 0):
