@@ -239,6 +239,6 @@ def test_csv_quotes_code_names_with_commas():
 
     from kernelbounds.report import Row, csv as to_csv
 
-    rows = [Row(8, 3, 2, 256, "a, b", 2, 1, 1, None)]
+    rows = [Row(8, 3, 2, 256, 256, "a, b", 2, 1, 1, None)]
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert parsed[0]["code"] == "a, b" and parsed[0]["johnson"] == ""
