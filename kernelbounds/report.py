@@ -62,20 +62,57 @@ def bound_summary(lb) -> dict:
     }
 
 
-def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
+def _lower_rows(m: int, ns: tuple[int, ...], variant: str) -> list[tuple]:
+    """(n, lower, code, N, min P, k, Johnson) for one m: lowerbound.best for each n."""
+    out = []
+    for n in ns:
+        lb = lowerbound.best(m, n, variant)
+        info = lowerbound.describe(lb)
+        w, g = info["weight"], info["min_gap"]
+        out.append((n, lb.bound, info["code"], info["size"], lb.min_product, lb.k, johnson(m, g, w) if w and g else None))
+    return out
 
+
+def _heavy_first(ms: range) -> list[int]:
+    """Large m first (their linear codes take longest), so two workers finish together."""
+    return sorted(ms, reverse=True)
+
+
+def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0, workers: int = 2) -> list[Row]:
+    """One row per (m, n).  The lower column is closed under restriction: a code for m'
+    < m, padded with zero coordinates, certifies the same bound at m (THEORY §2: r* is
+    nondecreasing in m), so a row shows the best over m' <= m in the range, its code
+    marked "(from m = m')".  The m values run in `workers` processes."""
     progress = Progress(len(ms), "table")
     uppers = _level_uppers([m for m in ms if m <= upper_max_m], ns)
-    rows = []
+    order = _heavy_first(ms)
+    found: dict[int, list[tuple]] = {}
+    if workers > 1 and len(order) > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(workers) as pool:
+            for m, rows_m in zip(order, pool.imap(_lower_rows_star, [(m, tuple(ns), variant) for m in order])):
+                found[m] = rows_m
+                progress.step(f"m={m}")
+    else:
+        for m in order:
+            found[m] = _lower_rows(m, tuple(ns), variant)
+            progress.step(f"m={m}")
+    rows, best_so_far = [], {}
     for m in ms:
-        for n in ns:
-            lb = lowerbound.best(m, n, variant)
-            info = lowerbound.describe(lb)
-            w = info["weight"]
+        for n, lower, code, size, min_p, k, john in found[m]:
+            prev = best_so_far.get(n)
+            if prev is not None and prev[1] > lower:  # the restriction closure
+                lower, code, size, min_p, k, john = prev[1], f"{prev[2]} (from m = {prev[0]})", prev[3], prev[4], prev[5], None
+            else:
+                best_so_far[n] = (m, lower, code, size, min_p, k)
             upper = min(2**m, uppers.get((m, n), 2**m))
-            rows.append(Row(m, n, lb.bound, upper, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None))
-        progress.step(f"m={m}")
+            rows.append(Row(m, n, lower, upper, code, size, min_p, k, john))
     return rows
+
+
+def _lower_rows_star(args) -> list[tuple]:
+    return _lower_rows(*args)
 
 
 def _level_uppers(ms: list[int], ns: range) -> dict[tuple[int, int], int]:
