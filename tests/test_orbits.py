@@ -336,3 +336,13 @@ def test_table_lower_column_is_nondecreasing_in_m():
     for n in (3, 8):
         lows = [r.lower for r in rows if r.n == n]
         assert lows == sorted(lows)
+
+
+@pytest.mark.parametrize("m", [70, 140])
+def test_padded_orbit_certificates_beyond_64_bits_check(m):
+    """Padding keeps every gap and orbit (the lookup tables switch to 8 bits above m = 128)."""
+    small = lowerbound.assemble_linear_orbits(reed_muller(2, 4), 6, 3)
+    lb = lowerbound.assemble_linear_orbits(reed_muller(2, 4).padded(m), 6, 3)
+    assert (lb.bound, lb.gaps, lb.witness_count()) == (small.bound, small.gaps, small.witness_count())
+    v = verdict(lb.certificate())
+    assert v.code == 0 and f"r >= {small.bound} " in v.summary
