@@ -22,7 +22,7 @@ from .codes import Code, intersection_matrix
 from .codes.library import candidates
 from .codes.linear import LinearCode
 from .rankbound import RankBound, best_rank_bound
-from .symmetry import orbits, row_histogram
+from .symmetry import is_permutation, orbits, row_histogram
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 
@@ -589,6 +589,8 @@ def from_certificate(doc: dict) -> LowerBoundForm:
     try:
         if "symmetry" in doc:
             perms = tuple(tuple(p) for p in doc["symmetry"]["permutations"])
+            if not all(is_permutation(p, m) for p in perms):
+                raise ValueError("a listed permutation is not a permutation of 0..m-1")
             if "linear" in code_doc:
                 lin = LinearCode(name, m, tuple(from_str(r) for r in code_doc["linear"]["generator"]), perms)
                 lb = assemble_linear_orbits(lin, code_doc["linear"]["weight"], n, variant)
@@ -616,5 +618,5 @@ def from_certificate(doc: dict) -> LowerBoundForm:
             products[chain_product(n, schedules[g])] += c
         rank = RankBound(least_rank(k, threshold(code.size, products, k)), k)
         return LowerBound(m, n, variant, code, gaps, schedules, dict(products), rank)
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, AttributeError, IndexError, OverflowError) as exc:
         raise ValueError(f"not a well-formed lower-bound certificate: {exc!r}") from None

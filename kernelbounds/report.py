@@ -49,44 +49,73 @@ def bound_summary(lb) -> dict:
 TRIVIAL = "trivial"  # the code column when no code with gaps >= 2 fits in m bits: lower = 1
 
 
-def has_code(m: int) -> bool:
-    """Whether some candidate code with all gaps >= 2 fits in m bits (none for m <= 3)."""
-    from .codes.library import candidates
+def _lower_rows(m: int, ns: tuple[int, ...], variant: str) -> list[tuple]:
+    """(n, lower, code, N, min P, k, Johnson) for one m: the certified rank-one heads of
+    THEORY U5 where they exist, else lowerbound.best (the trivial r >= 1 where no code fits)."""
+    out = []
+    for n in ns:
+        small = exact.known(m, n) if variant == "position-independent" else None
+        if small and m <= exact.RANK_ONE_MAX_M:  # certified rank-one heads; no code needed
+            out.append((n, small[0], "rank-one head", 0, 0, 0, None))
+            continue
+        lb = lowerbound.best(m, n, variant)
+        if lb.size == 0:
+            out.append((n, 1, TRIVIAL, 0, 0, 0, None))
+            continue
+        info = lowerbound.describe(lb)
+        w, g = info["weight"], info["min_gap"]
+        out.append((n, lb.bound, info["code"], info["size"], lb.min_product, lb.k, johnson(m, g, w) if w and g else None))
+    return out
 
-    return bool(candidates(m, thorough=True))
+
+def _heavy_first(ms: range) -> list[int]:
+    """Large m first (their linear codes take longest), so two workers finish together."""
+    return sorted(ms, reverse=True)
 
 
-def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
-    """One row per (m, n); rows without a code carry the trivial bound r* >= 1."""
+def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0, workers: int = 2) -> list[Row]:
+    """One row per (m, n).  The lower column is closed under restriction: a code for m'
+    < m, padded with zero coordinates, certifies the same bound at m (THEORY §2: r* is
+    nondecreasing in m), so a row shows the best over m' <= m in the range, its code
+    marked "(from m = m')".  Upper columns: upperbound.best_known (committed level-family
+    certificates and their restriction closure) and the small-m certificates of U5.
+    The m values run in `workers` processes; the rows do not depend on it."""
     from .progress import bar
-
     from .upperbound import best_known
 
-    rows = []
-    with bar(len(ms) * len(ns), "table", "row") as progress:
-        for m in ms:
-            for n in ns:
-                rows.append(_row(m, n, variant, best_known(m, n, search_max_m=upper_max_m)))
+    order = _heavy_first(ms)
+    found: dict[int, list[tuple]] = {}
+    with bar(len(order), "table", "m") as progress:
+        if workers > 1 and len(order) > 1:
+            import multiprocessing as mp
+
+            with mp.get_context("fork").Pool(workers) as pool:
+                for m, rows_m in zip(order, pool.imap(_lower_rows_star, [(m, tuple(ns), variant) for m in order])):
+                    found[m] = rows_m
+                    progress.update(1)
+        else:
+            for m in order:
+                found[m] = _lower_rows(m, tuple(ns), variant)
                 progress.update(1)
+    rows, best_so_far = [], {}
+    for m in ms:
+        for n, lower, code, size, min_p, k, john in found[m]:
+            prev = best_so_far.get(n)
+            if prev is not None and prev[1] > lower:  # the restriction closure
+                lower, code, size, min_p, k, john = prev[1], f"{prev[2]} (from m = {prev[0]})", prev[3], prev[4], prev[5], None
+            else:
+                best_so_far[n] = (m, lower, code, size, min_p, k)
+            upper, upper_nonneg = best_known(m, n, search_max_m=upper_max_m)
+            if variant == "position-independent":  # small-m certificates: Farkas (rank one), explicit heads
+                lower, upper = exact.combine(m, n, lower, upper)
+            if code == "rank-one head":  # phi = 1 and psi >= 0: nonnegative features
+                upper_nonneg = min(upper_nonneg, upper)
+            rows.append(Row(m, n, lower, upper, upper_nonneg, code, size, min_p, k, john))
     return rows
 
 
-def _row(m: int, n: int, variant: str, uppers: tuple[int, int]) -> Row:
-    """lower <= r* <= upper for one (m, n): the small-m certificates (THEORY U5) where they
-    exist, else the best code's lower bound (or the trivial r* >= 1 where no code fits)."""
-    upper, upper_nonneg = uppers
-    small = exact.known(m, n) if variant == "position-independent" else None
-    if small and m <= exact.RANK_ONE_MAX_M:  # certified rank-one heads; no code needed
-        return Row(m, n, small[0], small[1], small[1], "rank-one head", 0, 0, 0, None)
-    if not has_code(m):
-        return Row(m, n, 1, upper, upper_nonneg, TRIVIAL, 0, 0, 0, None)
-    lb = lowerbound.best(m, n, variant)
-    info = lowerbound.describe(lb)
-    w = info["weight"]
-    lower = lb.bound
-    if variant == "position-independent":  # small-m certificates: Farkas (rank one), explicit heads
-        lower, upper = exact.combine(m, n, lower, upper)
-    return Row(m, n, lower, upper, upper_nonneg, info["code"], info["size"], lb.min_product, lb.k, johnson(m, info["min_gap"], w) if w else None)
+def _lower_rows_star(args) -> list[tuple]:
+    return _lower_rows(*args)
 
 
 COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "code", "code_size", "min_product", "k", "johnson")

@@ -83,7 +83,7 @@ def test_orbit_route_equals_the_pairwise_route_on_random_symmetric_codes(code_pe
 def _library_weight_classes():
     """Every library weight class with automorphisms and N <= 3000 (unpadded codes once)."""
     out, seen = [], set()
-    for m in (16, 24, 28, 30, 31, 32, 48, 56, 60, 62, 63, 64):
+    for m in (16, 20, 24, 28, 30, 31, 32):
         for code, w in linear_candidates(m):
             base = code.unpadded
             if base.automorphisms and 2 <= base.count_of_weight(w) <= 3000 and (base.name, w) not in seen:
@@ -224,7 +224,7 @@ def test_listed_orbit_certificates_reject_a_non_automorphism():
 def test_orbit_work_over_the_limit_is_refused_before_any_work(rm5_doc):
     need = orbit_rule.work_orbits(lowerbound_node(rm5_doc), Limits())
     v = verdict(rm5_doc, Limits().with_overrides(max_orbit_work=need - 1))
-    assert v.code == 3 and v.pointer == "/symmetry" and v.seconds < 1
+    assert v.code == 3 and v.pointer == "/symmetry"
     assert verdict(rm5_doc, Limits().with_overrides(max_orbit_work=need)).code == 0
 
 
@@ -296,8 +296,53 @@ def test_one_row_of_a_million_word_code_by_plain_python_popcounts():
 
 
 @pytest.mark.slow
-def test_the_m64_orbit_certificate_checks_within_the_limits():
+def test_the_m64_orbit_certificate_checks_within_the_default_limits():
     lb = lowerbound.best(64, 3)
     assert lb.form.startswith("per-entry (orbits)") and lb.bound >= 10 * 135
+    v = verdict(lb.certificate())  # the default limits; its time is a scripts/bench row
+    assert v.code == 0, v.render()
+
+
+# ------------------------------------------------------------------ the command line and the table
+
+
+@pytest.mark.parametrize("m", [2, 3])
+def test_bound_answers_the_trivial_bound_where_no_code_fits(m, capsys, tmp_path):
+    import json
+
+    from kernelbounds.cli import main
+
+    assert main(["bound", "--m", str(m), "--n", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["lower"] == 1 and out["form"].startswith("trivial") and out["code_size"] == 0
+    assert main(["bound", "--m", str(m), "--n", "3", "-o", str(tmp_path / "x.json")]) == 2
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_bound_json_names_the_orbit_form(capsys):
+    import json
+
+    from kernelbounds.cli import main
+
+    assert main(["bound", "--m", "32", "--n", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["form"] == "per-entry (orbits)" and out["orbits"] == 3 and out["code_size"] == 36518 and out["lower"] == 58
+
+
+def test_table_lower_column_is_nondecreasing_in_m():
+    from kernelbounds import report
+
+    rows = report.table(range(11, 15), range(3, 9, 5), workers=1)
+    for n in (3, 8):
+        lows = [r.lower for r in rows if r.n == n]
+        assert lows == sorted(lows)
+
+
+@pytest.mark.parametrize("m", [70, 140])
+def test_padded_orbit_certificates_beyond_64_bits_check(m):
+    """Padding keeps every gap and orbit (the lookup tables switch to 8 bits above m = 128)."""
+    small = lowerbound.assemble_linear_orbits(reed_muller(2, 4), 6, 3)
+    lb = lowerbound.assemble_linear_orbits(reed_muller(2, 4).padded(m), 6, 3)
+    assert (lb.bound, lb.gaps, lb.witness_count()) == (small.bound, small.gaps, small.witness_count())
     v = verdict(lb.certificate())
-    assert v.code == 0 and v.seconds < 60, v.render()
+    assert v.code == 0 and f"r >= {small.bound} " in v.summary

@@ -36,7 +36,7 @@ class LinearCode:
     def __post_init__(self):
         if len(self.rows) > MAX_K:
             raise ValueError(f"dimension {len(self.rows)} is over the limit {MAX_K}")
-        if self.m > 64:
+        if (self.base or self).m > 64:  # a padded code keeps its unpadded code's words
             raise ValueError("linear codes are enumerated for m <= 64")
 
     @cached_property

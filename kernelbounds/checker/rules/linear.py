@@ -24,8 +24,9 @@ from ..limits import Limits, op
 from .chains import SCOPE, l3_work, least_rank, read_schedules
 
 
-def independent(rows: list[int]) -> bool:
-    basis: dict[int, int] = {}  # leading bit -> row
+def echelon(rows: list[int]) -> dict[int, int] | None:
+    """An echelon basis {leading bit: row} of the rows' F_2 span; None if they are dependent."""
+    basis: dict[int, int] = {}
     for r in rows:
         while r:
             top = r.bit_length() - 1
@@ -34,7 +35,21 @@ def independent(rows: list[int]) -> bool:
                 break
             r ^= basis[top]
         else:
+            return None
+    return basis
+
+
+def independent(rows: list[int]) -> bool:
+    return echelon(rows) is not None
+
+
+def in_span(basis: dict[int, int], word: int) -> bool:
+    """word lies in the span of an echelon basis (reduce by the leading bits)."""
+    while word:
+        top = word.bit_length() - 1
+        if top not in basis:
             return False
+        word ^= basis[top]
     return True
 
 

@@ -27,7 +27,7 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
 from .chains import MAX_K, SCOPE, constant_weight_row_count, least_rank, placements, read_schedules
-from .linear import independent
+from .linear import echelon, in_span, independent
 
 MAX_PERMUTATIONS = 64
 
@@ -111,24 +111,6 @@ class Permutation:
         return [self(w) for w in words]
 
 
-def in_span(rows: list[int], word: int) -> bool:
-    """word lies in the F_2 row space of `rows` (reduction by an echelon basis)."""
-    basis: dict[int, int] = {}
-    for r in rows:
-        while r:
-            top = r.bit_length() - 1
-            if top not in basis:
-                basis[top] = r
-                break
-            r ^= basis[top]
-    while word:
-        top = word.bit_length() - 1
-        if top not in basis:
-            return False
-        word ^= basis[top]
-    return True
-
-
 def linear_words(doc: Node, m: int, limits: Limits) -> tuple[list[int], list[int], str]:
     """(generator rows, the weight-w codewords in Gray-code order, description); stops
     at the first word beyond the claimed N (the work bound assumed N)."""
@@ -176,9 +158,10 @@ def check_automorphisms(doc: Node, perms: list[Permutation], words: list[int], r
     """O1: linear codes by their generator rows, listed codes by the whole word set."""
     node = doc["symmetry"]["permutations"]
     if rows is not None:
+        basis = echelon(rows)
         for p, perm in enumerate(perms):
             for r, row in enumerate(rows):
-                if not in_span(rows, perm(row)):
+                if not in_span(basis, perm(row)):
                     raise Invalid(node[p].pointer, f"not an automorphism: it maps generator row {r} outside the code")
         return
     word_set = set(words)
