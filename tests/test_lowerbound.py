@@ -170,6 +170,7 @@ def test_uniform_linear_bound_never_beats_the_per_entry_bound_on_the_same_words(
     assert lin.size == per_entry.code.size and lin.bound <= per_entry.bound
 
 
+@pytest.mark.slow  # about 25-60 s; scripts/test-slow runs it
 @given(st.integers(3, 5), st.sampled_from([(1, 4, 8), (2, 4, 8), (1, 3, 4)]), st.sampled_from(["position-independent", "position-dependent", "causal"]))
 def test_linear_witness_count_equals_the_explicit_family(n, rmw, variant):
     """The count formula of rule chains-prefix-v1 against the family built pair by pair."""

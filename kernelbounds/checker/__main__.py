@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import Limits, check_file, worst_code
+from . import check_file, worst_code
+from .limits import parse_overrides
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -14,8 +15,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a work limit, e.g. rank_m=8")
     args = parser.parse_args(argv)
     try:
-        overrides = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
-        limits = Limits().with_overrides(**overrides)
+        limits = parse_overrides(args.limit)
     except ValueError as exc:
         parser.error(f"bad --limit: {exc}")
     verdicts = [check_file(f, limits) for f in args.files]

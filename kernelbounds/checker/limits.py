@@ -41,3 +41,17 @@ def exhaustive_inputs(m: int, n: int) -> int:
 def require(ok: bool, pointer: str, what: str, amount: int, limit: int) -> None:
     if not ok:
         raise LimitExceeded(pointer, f"{what} would be {amount}, over the limit {limit}")
+
+
+def parse_overrides(items: list[str], base: Limits | None = None) -> Limits:
+    """base (default Limits()) with NAME=INTEGER overrides; ValueError names the bad item."""
+    overrides = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            overrides[name] = int(value)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise ValueError(f"expected NAME=INTEGER, got {item!r}")
+    return (base or Limits()).with_overrides(**overrides)
