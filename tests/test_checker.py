@@ -33,6 +33,28 @@ def test_checker_imports_nothing_from_the_generator():
                 assert not any(a.name.startswith("kernelbounds") for a in node.names), path
 
 
+# The trusted base of docs/soundness.md: the checker's own modules, these standard-library
+# modules, and python-flint's exact matrix ranks (fmpz_mat, nmod_mat) -- nothing else.
+TRUSTED_STDLIB = {"__future__", "argparse", "collections", "dataclasses", "enum", "fractions", "itertools", "json", "math", "operator", "os", "re", "sys", "time"}
+TRUSTED_FLINT = {"fmpz_mat", "nmod_mat"}
+
+
+def test_the_checker_imports_only_its_trusted_base():
+    used_flint = set()
+    for path in CHECKER.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in names:
+                top = name.split(".")[0]
+                assert top in TRUSTED_STDLIB | {"flint"}, f"{path.name} imports {name}"
+            if isinstance(node, ast.ImportFrom) and node.module == "flint":
+                used_flint |= {a.name for a in node.names}
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "flint":
+                used_flint.add(node.attr)
+    assert used_flint <= TRUSTED_FLINT and used_flint, used_flint
+
+
 @pytest.mark.parametrize("name,m,n", [("tensor", 6, 3), ("softmax", 4, 3), ("rank1", 5, 2), ("tensor", 3, 4)])
 def test_valid_certificates_are_accepted(name, m, n):
     v = verdict(certificate(CONSTRUCTIONS[name](m, n)))

@@ -90,7 +90,10 @@ def test_u2_worst_error_formula_at_m64_on_both_routes():
 def test_checker_routes_equal_the_literal_evaluation(m, n, data):
     """The checker's own class loop (independent code) and its extreme-class route give the
     literal worst error and first witness, for level-only weights and an affine readout."""
-    from kernelbounds.checker.rules.construction import worst_by_classes, worst_by_extreme_classes
+    from kernelbounds.checker.rules.construction import (
+        worst_by_classes,
+        worst_by_extreme_classes,
+    )
 
     h = [data.draw(weights) for _ in range(m + 1)]
     alpha, beta, gamma = (data.draw(st.fractions(-2, 2, max_denominator=4)) for _ in range(3))
@@ -100,3 +103,20 @@ def test_checker_routes_equal_the_literal_evaluation(m, n, data):
     extreme, witness = worst_by_extreme_classes(weight, score, m, n)
     assert extreme == literal.worst_error
     assert class_error(LevelProfile(lambda p, l: weight(l), score), witness) == extreme
+
+
+def test_class_count_identities_with_sympy():
+    """C(m+n, n) = sum_p C(p+n-1, n-1) (hockey stick, symbolic in m for n <= 6), the classes
+    enumerated, and the extreme classes C(m+3, 3) = sum_p C(p+2, 2) for n >= 3."""
+    import sympy
+
+    from kernelbounds.classes import level_classes
+
+    m_, p_ = sympy.symbols("m p", integer=True, nonnegative=True)
+    for n in range(1, 7):
+        total = sympy.summation(sympy.expand_func(sympy.binomial(p_ + n - 1, n - 1)), (p_, 0, m_))
+        assert sympy.simplify(total - sympy.expand_func(sympy.binomial(m_ + n, n))) == 0
+        for m in range(0, 7):
+            assert len(list(level_classes(m, n))) == class_count(m, n) == sympy.binomial(m + n, n)
+    for m in range(0, 9):
+        assert extreme_class_count(m, 4) == sum(sympy.binomial(p + 2, 2) for p in range(m + 1))

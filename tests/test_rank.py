@@ -2,6 +2,7 @@
 
 import copy
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
@@ -133,3 +134,14 @@ def test_feature_kernel_work_is_bounded_before_it_starts():
     doc = head_certificate(head)
     v = check_bytes(canonical_json(doc).encode(), limits=Limits(max_feature_work=100))
     assert v.code == 3 and v.pointer == "/kernel"
+
+
+@given(st.integers(1, 4), st.data())
+def test_sympy_agrees_on_small_exact_ranks(m, data):
+    """sympy (an independent exact implementation) against the formula and FLINT."""
+    import sympy
+
+    g = [data.draw(st.sampled_from([Fraction(0), Fraction(1), Fraction(-2, 3)])) for _ in range(m + 1)]
+    h = [sum((g[j] * comb(l, j) for j in range(m + 1)), Fraction(0)) for l in range(m + 1)]
+    rows = brute_rows([sympy.Rational(x.numerator, x.denominator) for x in h], m)
+    assert sympy.Matrix(rows).rank() == formula_rank(h, m) == flint_rank(kernel_rows(h, m)) == sum(comb(m, j) for j in range(m + 1) if g[j])

@@ -12,18 +12,18 @@ import time
 from dataclasses import dataclass, field
 
 from .common import read_header
-from .errors import CODE_NAMES, INTERNAL, MALFORMED, VALID, LimitExceeded, Malformed, Rejection
+from .errors import CODE_NAMES, INTERNAL, LIMIT, MALFORMED, VALID, Code, LimitExceeded, Malformed, Rejection
 from .jsonread import Node, parse_json
 from .limits import Limits
 from .rules import REGISTRY
 
-__all__ = ["Verdict", "Limits", "check_bytes", "check_file", "REGISTRY"]
+__all__ = ["Code", "Verdict", "Limits", "check_bytes", "check_file", "REGISTRY"]
 
 
 @dataclass
 class Verdict:
     path: str
-    code: int
+    code: Code
     kind: str = ""
     summary: str = ""
     routes: list[str] = field(default_factory=list)
@@ -61,7 +61,7 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
     except Rejection as rej:
         return Verdict(path, rej.code, kind, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start)
     except MemoryError:
-        return Verdict(path, 3, kind, reason="out of memory", seconds=time.perf_counter() - start)
+        return Verdict(path, LIMIT, kind, reason="out of memory", seconds=time.perf_counter() - start)
     except Exception as exc:  # a checker bug: report it, never a traceback
         return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - start)
     return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start)
@@ -72,7 +72,7 @@ def check_file(path: str, limits: Limits | None = None) -> Verdict:
     try:
         size = os.path.getsize(path)
         if size > limits.max_file_bytes:
-            return Verdict(path, 3, pointer="", reason=f"file of {size} bytes is over the limit {limits.max_file_bytes}")
+            return Verdict(path, LIMIT, pointer="", reason=f"file of {size} bytes is over the limit {limits.max_file_bytes}")
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as exc:
@@ -82,4 +82,4 @@ def check_file(path: str, limits: Limits | None = None) -> Verdict:
 
 def worst_code(verdicts: list[Verdict]) -> int:
     """The exit code for several files: the most severe verdict."""
-    return max((v.code for v in verdicts), default=VALID)
+    return max((v.code for v in verdicts), default=VALID)  # Code is ordered by severity

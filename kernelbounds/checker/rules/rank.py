@@ -21,6 +21,8 @@ from ..jsonread import Node
 from ..limits import Limits, require
 
 MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+MAX_PRIME = 2**62
+MAX_FEATURE_DIM = 4096
 FMPZ_ROUTE_BITS = 62  # entries of at most this many bits: rank over Z (faster here than mod p)
 
 
@@ -110,8 +112,8 @@ class FeatureKernel:
         dim = len(dim_items[0].value) if dim_items and isinstance(dim_items[0].value, list) else 0
         work = len(self.tokens) ** 2 * max(dim, 1)
         require(work <= limits.max_feature_work, node.pointer, "multiplications for the feature kernel (tokens^2 x dimension)", work, limits.max_feature_work)
-        fq = [[x.rational() for x in r.list(4096)] for r in dim_items]
-        fk = [[x.rational() for x in r.list(4096)] for r in node["phi_k"].list(len(self.tokens), length=len(self.tokens))]
+        fq = [[x.rational() for x in r.list(MAX_FEATURE_DIM)] for r in dim_items]
+        fk = [[x.rational() for x in r.list(MAX_FEATURE_DIM)] for r in node["phi_k"].list(len(self.tokens), length=len(self.tokens))]
         self.dim = len(fq[0]) if fq else 0
         for key, rows in (("phi_q", fq), ("phi_k", fk)):
             for i, r in enumerate(rows):
@@ -174,7 +176,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     upper = kernel.upper(doc, limits, routes)
 
     low = doc["lower"].obj({"prime", "rows", "cols"})
-    p = low["prime"].int(2, 2**62)
+    p = low["prime"].int(2, MAX_PRIME)
     if not is_prime(p):
         raise Invalid(low["prime"].pointer, f"{p} is not prime")
     index = {}
