@@ -7,11 +7,15 @@ rank, the L1 instance (keys a, b of a chain link) whose conclusion the head viol
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from .bits import to_str
+import flint
+
+from .amplification import chain_keys
+from .bits import comp, from_str, to_str
+from .domination import dominates, factor
 from .heads import TableHead
 from .model import min_ip_target
 
@@ -27,13 +31,10 @@ class Evaluation:
     kernel_rank: int
     tokens: int
     negative_weights: int
-    violations: list[str] = field(default_factory=list)
 
 
 def kernel_rank(head: TableHead, tokens: list[int]) -> int:
     """Exact rank of [a(x, z)] over the tokens (FLINT on the integer-scaled matrix)."""
-    import flint
-
     rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0)) for z in tokens] for x in tokens if x in head.phi_q]
     if not rows:
         return 0
@@ -65,10 +66,8 @@ def evaluate(head: TableHead, family: list[tuple[int, ...]], scored: int | None 
 
 
 def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3) -> list[str]:
-    """Chain links (a, b) of the certificate where D(a) > (n-2)(d-1) D(b) fails."""
-    from .bits import from_str, comp
-    from .amplification import chain_keys
-
+    """Chain links (a, b) of the certificate where L1's conclusion D(a) > (n-2)(d-1) D(b)
+    fails (domination.dominates), with D(z) = K0 + (n-1) K(z)."""
     m, n = lb_doc["m"], lb_doc["n"]
     words = [from_str(w) for w in lb_doc["code"]["words"]]
     schedules = {s["gap"]: tuple(s["levels"]) for s in lb_doc["schedules"]}
@@ -83,9 +82,9 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3) -> list[str]:
             chain = chain_keys(q, c_i, c_j, schedules[(q & c_j).bit_count()])
             for a, b in zip(chain, chain[1:]):
                 d = (q & b).bit_count() - (q & a).bit_count()
-                rho = (n - 2) * (d - 1)
+                rho = factor(n, d)
                 d_a, d_b = k0 + (n - 1) * kh.weight(q, 0, a, 1), k0 + (n - 1) * kh.weight(q, 0, b, 1)
-                if not d_a > rho * d_b:
+                if not dominates(n, d, d_a, d_b):
                     out.append(
                         f"L1 at query {to_str(q, m)}: keys a = {to_str(a, m)} (level {(q & a).bit_count()}), "
                         f"b = {to_str(b, m)} (level {(q & b).bit_count()}): D(a) = {float(d_a):.6g} is not > "
@@ -100,7 +99,6 @@ def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int, dict | 
     """(inputs, scored position, the lower-bound certificate or None) from a family file:
     a lower-bound certificate (listed or rule-generated family) or {"inputs": [...]}."""
     from .amplification import chain_product
-    from .bits import from_str
     from .codes import Code
     from .lowerbound import LowerBound, witness_family
     from .rankbound import RankBound

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .bits import from_str, to_str
+from .certificate import rational
 from .model import KernelHead, dot
 
 FORMAT = "kernelbounds-head"
@@ -71,8 +72,6 @@ class TableHead:
         )
 
     def to_json(self) -> dict:
-        from .certificate import rational
-
         tokens = {}
         for x in sorted(self.phi_q):
             w, b = self.readout[x]

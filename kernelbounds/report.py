@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 
-from . import lowerbound
+from . import lowerbound, upperbound
+from .certificate import replacing
 from .codes.bounds import johnson
 
 
@@ -79,8 +81,6 @@ def table(ms: range, ns: range, variant: str = "position-independent", upper_max
 
 def _level_uppers(ms: list[int], ns: range) -> dict[tuple[int, int], int]:
     """Level-kernel ranks, closed under restriction: r*(m) <= r*(m') for m <= m' (THEORY §2)."""
-    from . import upperbound
-
     found = {(m, n): upperbound.search(m, n) for m in ms for n in ns}
     best = {}
     for (m, n) in found:
@@ -114,9 +114,7 @@ def csv(rows: list[Row]) -> str:
 
 def plot(rows: list[Row], path: str) -> None:
     """log2(lower bound) against m for each n, beside log2(2^m) = m."""
-    import math
-
-    import matplotlib
+    import matplotlib  # heavy: only when plotting
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -136,23 +134,11 @@ def plot(rows: list[Row], path: str) -> None:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    _save_atomic(fig, path)
+    save_png(fig, path)
     plt.close(fig)
 
 
-def _save_atomic(fig, path: str) -> None:
-    """Save a figure as PNG next to path, then rename: no half-written plot."""
-    import os
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=directory)
-    os.close(fd)
-    try:
+def save_png(fig, path: str) -> None:
+    """Save a figure as PNG atomically (certificate.replacing): no half-written plot."""
+    with replacing(path) as tmp:
         fig.savefig(tmp, dpi=110, format="png")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

@@ -1,5 +1,4 @@
 import functools
-import json
 import os
 
 import pytest
@@ -52,7 +51,3 @@ def pytest_runtest_call(item):
             outcome.force_exception(
                 AssertionError(f"only {counter.reached} of {counter.calls} examples ({share:.0%}) reached the assertions (need {MIN_REACH:.0%})")
             )
-
-
-def as_bytes(doc) -> bytes:
-    return json.dumps(doc).encode()

@@ -6,18 +6,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import Limits, check_bytes
+from kernelbounds.checker import check_bytes
 from kernelbounds.constructions import CONSTRUCTIONS, certificate
 
 CHECKER = Path(__file__).resolve().parents[1] / "kernelbounds" / "checker"
-
-
-def verdict(doc, **limits):
-    return check_bytes(canonical_json(doc).encode(), limits=Limits().with_overrides(**limits))
 
 
 def test_checker_imports_nothing_from_the_generator():

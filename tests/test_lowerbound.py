@@ -3,18 +3,21 @@
 import copy
 
 import pytest
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import check_bytes
 from kernelbounds.codes import Code, golay, paley
-from kernelbounds.lowerbound import any_certificate, assemble, best, certificate, smallest_witness, witness_count, witness_family
+from kernelbounds.lowerbound import (
+    any_certificate,
+    assemble,
+    best,
+    certificate,
+    smallest_witness,
+    witness_count,
+    witness_family,
+)
 from kernelbounds.model import min_ip_target
-
-
-def verdict(doc):
-    return check_bytes(canonical_json(doc).encode())
 
 
 def test_theory_worked_example_m24_n3():
@@ -143,9 +146,8 @@ def test_malformed_and_limits():
     bad = copy.deepcopy(doc)
     bad["code"]["words"][0] = bad["code"]["words"][0] + "0"
     assert verdict(bad).code == 2 and verdict(bad).pointer == "/code/words/0"
-    from kernelbounds.checker import Limits
 
-    v = check_bytes(canonical_json(doc).encode(), limits=Limits(max_pairs=100))
+    v = verdict(doc, max_pairs=100)
     assert v.code == 3
 
 
@@ -153,7 +155,11 @@ def test_malformed_and_limits():
 
 
 from kernelbounds.codes.linear import golay_linear, reed_muller  # noqa: E402
-from kernelbounds.lowerbound import assemble_linear, linear_certificate, linear_witness_count  # noqa: E402
+from kernelbounds.lowerbound import (  # noqa: E402
+    assemble_linear,
+    linear_certificate,
+    linear_witness_count,
+)
 
 
 def test_reed_muller_and_golay_weight_distributions():

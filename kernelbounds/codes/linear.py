@@ -14,6 +14,8 @@ from itertools import combinations
 
 import numpy as np
 
+from .golay import generator_rows
+
 MAX_K = 24
 
 
@@ -86,6 +88,4 @@ def reed_muller(r: int, mu: int) -> LinearCode:
 
 
 def golay_linear() -> LinearCode:
-    from .golay import generator_rows
-
     return LinearCode("golay", 24, tuple(generator_rows()))

@@ -19,10 +19,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import training
 from ..bits import comp
+from ..certificate import write_atomic
+from ..codes import paley
 from ..constructions import softmax as u3
 from ..evaluate import evaluate
+from ..lowerbound import smallest_witness, witness_family
+from ..report import save_png
+from . import training
 
 HALF = Fraction(1, 2)
 
@@ -52,7 +56,7 @@ def run_kernel(name: str, train_d, eval_inputs, r: int, seed: int, steps: int, b
     if bound is not None and ev.kernel_rank < bound and ev.failures == 0 and ev.negative_weights == 0:
         keep.mkdir(parents=True, exist_ok=True)
         path = keep / f"FALSIFYING-head-{name}-r{r}-seed{seed}.json"
-        path.write_text(json.dumps(head.to_json(), indent=1))
+        write_atomic(path, json.dumps(head.to_json(), indent=1, ensure_ascii=True) + "\n")
         raise Falsified(f"a rank-{ev.kernel_rank} head solves the family certified to need r >= {bound}; kept as {path}")
     return Result(name, "kernel", r, seed, ev.worst_error, acc, ev.kernel_rank, time.perf_counter() - t0)
 
@@ -76,8 +80,6 @@ def u3_exact(name: str, m: int, n: int, inputs) -> Result:
 
 
 def witness_inputs():
-    from ..lowerbound import smallest_witness, witness_family
-
     lb = smallest_witness(24, 3, 8)
     return witness_family(lb), lb.bound
 
@@ -113,8 +115,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  r={r} seed={seed}: worst error {float(results[-1].worst_error):.4f}", file=sys.stderr)
     results.append(u3_exact("witness", 24, 3, family))
     results.append(run_softmax("witness", d, d, 0, steps))
-
-    from ..codes import paley
 
     words = list(paley.paley(23).words)
     rng = random.Random(0)
@@ -152,12 +152,10 @@ def report(results: list[Result], bound: int, out: Path, quick: bool) -> None:
 
 
 def plot(results: list[Result], bound: int, path: Path) -> None:
-    import matplotlib
+    import matplotlib  # heavy: only when plotting
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from ..report import _save_atomic
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     wit = [x for x in results if x.setting == "witness" and x.model == "kernel"]
@@ -178,7 +176,7 @@ def plot(results: list[Result], bound: int, path: Path) -> None:
         ax.legend(fontsize=7)
     fig.suptitle("m = 24, n = 3 witness family (190 inputs)")
     fig.tight_layout()
-    _save_atomic(fig, str(path))
+    save_png(fig, str(path))
     plt.close(fig)
 
 
