@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from . import lowerbound, upperbound
 from .certificate import replacing
 from .codes.bounds import johnson
+from .parallel import pmap
 
 
 class Progress:
@@ -63,25 +64,38 @@ def bound_summary(lb) -> dict:
     }
 
 
-def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0) -> list[Row]:
+def _lower_rows(job: tuple[int, range, str]) -> list[tuple]:
+    """The lower-bound columns of one m, for every n (one process-pool job)."""
+    m, ns, variant = job
+    out = []
+    for n in ns:
+        lb = lowerbound.best(m, n, variant)
+        info = lowerbound.describe(lb)
+        w = info["weight"]
+        out.append((m, n, lb.bound, info["code"], info["size"], lb.min_product, lb.rank.k, johnson(m, info["min_gap"], w) if w else None))
+    return out
 
+
+def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0, jobs: int | None = 1) -> list[Row]:
+    """One row per (m, n); `jobs` worker processes (None: all cores), rows independent of it."""
+    uppers = _level_uppers([m for m in ms if m <= upper_max_m], ns, jobs)
     progress = Progress(len(ms), "table")
-    uppers = _level_uppers([m for m in ms if m <= upper_max_m], ns)
     rows = []
-    for m in ms:
-        for n in ns:
-            lb = lowerbound.best(m, n, variant)
-            info = lowerbound.describe(lb)
-            w = info["weight"]
-            upper = min(2**m, uppers.get((m, n), 2**m))
-            rows.append(Row(m, n, lb.bound, upper, info["code"], info["size"], lb.min_product, lb.rank.k, johnson(m, info["min_gap"], w) if w else None))
-        progress.step(f"m={m}")
+    for per_m in pmap(_lower_rows, [(m, ns, variant) for m in ms], jobs):
+        for m, n, bound, code, size, p_min, k, jb in per_m:
+            rows.append(Row(m, n, bound, min(2**m, uppers.get((m, n), 2**m)), code, size, p_min, k, jb))
+        progress.step(f"m={per_m[0][0] if per_m else ''}")
     return rows
 
 
-def _level_uppers(ms: list[int], ns: range) -> dict[tuple[int, int], int]:
+def _search(job: tuple[int, int]):
+    return upperbound.search(*job)
+
+
+def _level_uppers(ms: list[int], ns: range, jobs: int | None = 1) -> dict[tuple[int, int], int]:
     """Level-kernel ranks, closed under restriction: r*(m) <= r*(m') for m <= m' (THEORY §2)."""
-    found = {(m, n): upperbound.search(m, n) for m in ms for n in ns}
+    pairs = [(m, n) for m in ms for n in ns]
+    found = dict(zip(pairs, pmap(_search, pairs, jobs)))
     best = {}
     for (m, n) in found:
         ranks = [c.rank for c in (upperbound.restrict(found[(m2, n)], m) for m2 in ms if m2 >= m and found[(m2, n)]) if c]

@@ -47,20 +47,21 @@ def job_classes_literal_m64_n4():
     return lambda: f"worst error {_literal_classes(64, 4)} (Fraction per class)"
 
 
-def job_classes_generator_m64_n4():
-    from kernelbounds.classes import worst_error_all_classes
+def _classes(route: str, m: int, n: int, note: str):
+    """A generator route of kernelbounds.classes on U2's profile (set up outside the timing)."""
+    from kernelbounds import classes
     from kernelbounds.constructions import tensor
 
-    profile = tensor(64, 4).profile()
-    return lambda: f"worst error {worst_error_all_classes(profile, 64, 4).worst_error} (integers)"
+    profile, fn = tensor(m, n).profile(), getattr(classes, route)
+    return lambda: f"worst error {fn(profile, m, n).worst_error} ({note})"
+
+
+def job_classes_generator_m64_n4():
+    return _classes("worst_error_all_classes", 64, 4, "integers")
 
 
 def job_classes_extreme_m64_n4():
-    from kernelbounds.classes import worst_error_extreme_classes
-    from kernelbounds.constructions import tensor
-
-    profile = tensor(64, 4).profile()
-    return lambda: f"worst error {worst_error_extreme_classes(profile, 64, 4).worst_error} (classes (p, t, u, u) only)"
+    return _classes("worst_error_extreme_classes", 64, 4, "classes (p, t, u, u) only")
 
 
 def job_classes_checker_m64_n4():
@@ -79,11 +80,7 @@ def job_exhaustive_m4_n3():
 
 
 def job_classes_m4_n3():
-    from kernelbounds.classes import worst_error_by_classes
-    from kernelbounds.constructions import tensor
-
-    profile = tensor(4, 3).profile()
-    return lambda: f"worst error {worst_error_by_classes(profile, 4, 3).worst_error}"
+    return _classes("worst_error_by_classes", 4, 3, "by level classes")
 
 
 def _check(name: str):

@@ -151,3 +151,12 @@ def test_bound_json_keys_and_witness(tmp_path):
     assert main(["check", str(tmp_path / "lb.json")]) == 0
     assert main(["witness", "--m", "24", "--n", "3", "--target-rank", "8", "-o", str(tmp_path / "w.json")]) == 0
     assert len(json.loads((tmp_path / "w.json").read_text())["witness"]["inputs"]) <= 190
+
+
+def test_table_rows_do_not_depend_on_the_number_of_jobs():
+    from kernelbounds import report
+
+    one = report.table(range(4, 9), range(3, 5), upper_max_m=6, jobs=1)
+    assert one == report.table(range(4, 9), range(3, 5), upper_max_m=6, jobs=2)
+    assert [(r.m, r.n) for r in one] == [(m, n) for m in range(4, 9) for n in (3, 4)]
+    assert all(r.lower <= r.upper <= 2**r.m for r in one) and any(r.upper < 2**r.m for r in one)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import report
-from ._common import VARIANTS, UserError, positive, span
+from ._common import VARIANTS, UserError, jobs_option, positive, span
 
 
 def register(sub) -> None:
@@ -14,11 +14,12 @@ def register(sub) -> None:
     p.add_argument("--format", choices=["markdown", "csv"], default="markdown")
     p.add_argument("--plot", metavar="PNG", help="also plot log2(bound) against m")
     p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="search level-kernel upper bounds up to this m (default 0: 2^m only)")
+    jobs_option(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m)
+    rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m, jobs=args.jobs)
     print(report.markdown(rows) if args.format == "markdown" else report.csv(rows), end="")
     if args.plot:
         try:
