@@ -1,15 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.bits import (
-    comp,
-    from_str,
-    inner,
-    low_bits,
-    popcount,
-    to_str,
-    tokens_of_weight,
-)
+from kernelbounds.bits import comp, from_str, inner, low_bits, popcount, to_str, tokens_of_weight
 
 
 @given(st.integers(1, 64).flatmap(lambda m: st.tuples(st.just(m), st.integers(0, 2**m - 1))))

@@ -6,15 +6,7 @@ from itertools import combinations_with_replacement
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from kernelbounds.classes import (
-    ClassResult,
-    LevelProfile,
-    class_count,
-    extreme_class_count,
-    worst_error_all_classes,
-    worst_error_by_classes,
-    worst_error_extreme_classes,
-)
+from kernelbounds.classes import ClassResult, LevelProfile, class_count, extreme_class_count, worst_error_all_classes, worst_error_by_classes, worst_error_extreme_classes
 from kernelbounds.constructions import tensor
 
 
@@ -90,10 +82,7 @@ def test_u2_worst_error_formula_at_m64_on_both_routes():
 def test_checker_routes_equal_the_literal_evaluation(m, n, data):
     """The checker's own class loop (independent code) and its extreme-class route give the
     literal worst error and first witness, for level-only weights and an affine readout."""
-    from kernelbounds.checker.rules.construction import (
-        worst_by_classes,
-        worst_by_extreme_classes,
-    )
+    from kernelbounds.checker.rules.construction import worst_by_classes, worst_by_extreme_classes
 
     h = [data.draw(weights) for _ in range(m + 1)]
     alpha, beta, gamma = (data.draw(st.fractions(-2, 2, max_denominator=4)) for _ in range(3))

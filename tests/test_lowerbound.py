@@ -8,15 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.codes import Code, golay, paley
-from kernelbounds.lowerbound import (
-    any_certificate,
-    assemble,
-    best,
-    certificate,
-    smallest_witness,
-    witness_count,
-    witness_family,
-)
+from kernelbounds.lowerbound import any_certificate, assemble, best, certificate, smallest_witness, witness_count, witness_family
 from kernelbounds.model import min_ip_target
 
 
@@ -155,11 +147,7 @@ def test_malformed_and_limits():
 
 
 from kernelbounds.codes.linear import golay_linear, reed_muller  # noqa: E402
-from kernelbounds.lowerbound import (  # noqa: E402
-    assemble_linear,
-    linear_certificate,
-    linear_witness_count,
-)
+from kernelbounds.lowerbound import assemble_linear, linear_certificate, linear_witness_count  # noqa: E402
 
 
 def test_reed_muller_and_golay_weight_distributions():

@@ -10,14 +10,7 @@ from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.rank import (
-    certificate,
-    flint_rank,
-    formula_rank,
-    forward_differences,
-    kernel_rows,
-    named_kernel,
-)
+from kernelbounds.rank import certificate, flint_rank, formula_rank, forward_differences, kernel_rows, named_kernel
 
 
 def brute_rows(h, m):
