@@ -148,3 +148,29 @@ def test_level_rank_reports_both_routes_and_a_contradiction():
     assert facts.formula == facts.flint == 6 and not facts.contradicts_theory
     assert level_rank(named_kernel("tensor", 20), 20, max_matrix_m=12) == LevelRank(2**20, None)
     assert LevelRank(5, 4).contradicts_theory
+
+
+@given(st.integers(1, 6), st.data())
+def test_the_checkers_minor_is_the_literal_matrix_and_both_rank_routes_agree(m, data):
+    """The checker builds minors by byte operations; entry (x, z) must be the scaled h at
+    level <x, z>, for all tokens and for drawn row/column subsets, and its rank over Z
+    (fmpz route) must equal its rank modulo the prime (nmod route) here."""
+    import flint
+
+    from kernelbounds.checker.jsonread import Node
+    from kernelbounds.checker.rules.rank import LevelKernel
+
+    h = [data.draw(st.fractions(-5, 5, max_denominator=7)) for _ in range(m + 1)]
+    kernel = LevelKernel(Node({"type": "level", "h": [str(x) for x in h]}), m)
+    tokens = list(range(2**m))
+    if data.draw(st.booleans()):  # the whole matrix ("all"): cols is the kernel's token list
+        rows, cols = tokens, kernel.tokens
+    else:
+        size = data.draw(st.integers(1, 2**m))
+        rows, cols = data.draw(st.permutations(tokens))[:size], data.draw(st.permutations(tokens))[:size]
+    entries = kernel.minor(rows, cols, None)
+    assert entries == [kernel.scaled[(x & z).bit_count()] for x in rows for z in cols]
+    p = 2**31 - 1
+    assert kernel.minor(rows, cols, p) == [v % p for v in entries]
+    size = len(rows)
+    assert flint.fmpz_mat(size, size, entries).rank() == flint.nmod_mat(size, size, [v % p for v in entries], p).rank()
