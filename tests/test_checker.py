@@ -10,7 +10,7 @@ from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.checker import check_bytes
+from kernelbounds.checker import Code, check_bytes
 from kernelbounds.constructions import CONSTRUCTIONS, certificate
 
 CHECKER = Path(__file__).resolve().parents[1] / "kernelbounds" / "checker"
@@ -224,3 +224,13 @@ def test_exhaustive_route_runs_within_its_limit_only():
     doc = certificate(CONSTRUCTIONS["tensor"](4, 3))
     assert any(r.startswith("exhaustive: all") for r in verdict(doc).routes)
     assert any(r.startswith("exhaustive: skipped") for r in verdict(doc, exhaustive_inputs=10).routes)
+
+
+def test_level_class_work_is_bounded_by_the_size_of_the_numbers():
+    """A U2 head whose c has 2000-bit numbers: 47,905 classes, but each compares integers of
+    about 128,000 bits, so the checker refuses before the class loop (exit 3 at /head)."""
+    doc = certificate(CONSTRUCTIONS["tensor"](64, 3))
+    c = Fraction(1, 2**2000)
+    doc = _set(doc, "/head/kernel/f1", [str(c), str(1 - c)])
+    v = verdict(doc)
+    assert v.code == Code.LIMIT and v.pointer == "/head" and "level-class work" in v.reason
