@@ -10,11 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .bits import low_bits
-
-
-def link_factor(n: int, d: int) -> int:
-    """(n-2)(d-1): the L1 domination factor of one link of gap d."""
-    return (n - 2) * (d - 1)
+from .domination import factor
 
 
 @lru_cache(maxsize=None)
@@ -33,7 +29,7 @@ def best_schedule(n: int, g: int) -> tuple[int, tuple[int, ...]] | None:
         rest = best_schedule(n, g - d)
         if rest is None:
             continue
-        value, parts = link_factor(n, d) * rest[0], (d, *rest[1])
+        value, parts = factor(n, d) * rest[0], (d, *rest[1])
         if best is None or (value, -len(parts)) > (best[0], -len(best[1])):
             best = (value, parts)
     return best
@@ -61,7 +57,7 @@ def chain_product(n: int, levels: tuple[int, ...]) -> int:
     for a, b in zip(levels, levels[1:]):
         if b - a < 2:
             raise ValueError(f"link {a} -> {b} has gap < 2")
-        product *= link_factor(n, b - a)
+        product *= factor(n, b - a)
     return product
 
 

@@ -1,11 +1,18 @@
-"""The committed certificate set (certificates/), regenerated deterministically."""
+"""The committed certificate set (certificates/), regenerated deterministically, and the
+regenerate-check-compare workflow shared by `kernelbounds certificates`, scripts/run and
+the tests."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import constructions, exact, lowerbound, rank, transcript, upperbound
+from .certificate import canonical_json, write_atomic
+from .checker import Verdict, check_file
+from .parallel import pmap
 
 
 @dataclass(frozen=True)
@@ -81,4 +88,70 @@ def entries() -> list[Entry]:
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
     out += _exact_small()
+    out += [_construction("tensor", 64, n) for n in (5, 6)]
     return out
+
+
+@dataclass(frozen=True)
+class Regenerated:
+    """One entry regenerated: its bytes, the checker's verdict on them, and whether they
+    equal the committed file."""
+
+    filename: str
+    verdict: Verdict
+    same: bool
+    m: int | str
+    n: int | str
+
+
+@dataclass(frozen=True)
+class Comparison:
+    rows: list[Regenerated]
+    extra: list[str]  # committed files that no entry generates
+
+    @property
+    def problems(self) -> int:
+        return sum((not r.verdict.ok) + (not r.same) for r in self.rows) + len(self.extra)
+
+    @property
+    def ok(self) -> bool:
+        return self.problems == 0
+
+
+def _regenerate(job: tuple[int, str]) -> Regenerated:
+    """Build entry `index`, write it to a temporary file, check that file, compare bytes."""
+    index, target = job
+    entry = entries()[index]
+    doc = entry.build()
+    text = canonical_json(doc)
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = Path(tmp) / entry.filename
+        write_atomic(fresh, text)
+        verdict = check_file(str(fresh))
+    committed = Path(target) / entry.filename
+    same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
+    return Regenerated(entry.filename, verdict, same, doc.get("m", ""), doc.get("n", ""))
+
+
+def compare(target: str | Path, jobs: int | None = None) -> Comparison:
+    """Regenerate every entry, check it with the independent checker and compare it with
+    the committed file in target; the result does not depend on jobs."""
+    rows = pmap(_regenerate, [(i, str(target)) for i in range(len(entries()))], jobs)
+    target = Path(target)
+    extra = sorted({p.name for p in target.glob("*.json")} - {r.filename for r in rows}) if target.is_dir() else []
+    return Comparison(rows, extra)
+
+
+def _build(index: int) -> tuple[str, str]:
+    entry = entries()[index]
+    return entry.filename, canonical_json(entry.build())
+
+
+def write(target: str | Path, jobs: int | None = None) -> int:
+    """(Re)write every entry into target (atomically, file by file); returns the count."""
+    target = Path(target)
+    target.mkdir(parents=True, exist_ok=True)
+    built = pmap(_build, range(len(entries())), jobs)
+    for filename, text in built:
+        write_atomic(target / filename, text)
+    return len(built)

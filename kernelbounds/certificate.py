@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,18 +30,21 @@ def canonical_json(doc: dict) -> str:
     return json.dumps(doc, sort_keys=True, indent=1, ensure_ascii=True, allow_nan=False) + "\n"
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write text to path so that readers see either the old file or the whole new one."""
+@contextmanager
+def replacing(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary file beside path to write into; when the block succeeds it is synced and
+    renamed over path (readers see the old file or the whole new one), else removed.  The
+    one atomic writer of the package: certificates, tables and plots all go through it."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
     try:
+        yield Path(tmp)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="ascii", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
+        with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
@@ -50,5 +55,8 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
         raise
 
 
-def write_certificate(path: str | os.PathLike, doc: dict) -> None:
-    write_atomic(path, canonical_json(doc))
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ASCII text to path atomically (see replacing)."""
+    with replacing(path) as tmp:
+        with open(tmp, "w", encoding="ascii", newline="\n") as fh:
+            fh.write(text)

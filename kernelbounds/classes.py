@@ -41,6 +41,12 @@ class LevelProfile:
     weight: Callable[[int, int], Fraction]
     score: Callable[[int, int], Fraction]
 
+    @staticmethod
+    def level_kernel(h: list[Fraction], eps: Fraction) -> LevelProfile:
+        """A level kernel h(<q, z>) with the readout <q, z> - 1/2 + eps (THEORY U4, the
+        affine readout): the profile the level-kernel search checks."""
+        return LevelProfile(lambda p, l: h[l], lambda p, l: l - Fraction(1, 2) + eps)
+
 
 @dataclass(frozen=True)
 class ClassResult:

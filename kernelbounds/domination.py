@@ -47,15 +47,18 @@ def premise(row: Row, n: int) -> bool:
 
 
 def factor(n: int, d: int) -> int:
+    """(n-2)(d-1): the L1 domination factor of a link of gap d (THEORY L1)."""
     return (n - 2) * (d - 1)
 
 
-def conclusion(row: Row, n: int) -> bool:
-    """D(a) > (n-2)(d-1) D(b) (for d = 1: D(a) > 0)."""
-    d_a = row.k0 + (n - 1) * row.ka
-    d_b = row.k0 + (n - 1) * row.kb
-    d = row.s2 - row.s
+def dominates(n: int, d: int, d_a: Fraction, d_b: Fraction) -> bool:
+    """L1's conclusion for keys at gap d: D(a) > (n-2)(d-1) D(b) (for d = 1: D(a) > 0)."""
     return d_a > 0 if d == 1 else d_a > factor(n, d) * d_b
+
+
+def conclusion(row: Row, n: int) -> bool:
+    """D(a) > (n-2)(d-1) D(b) (for d = 1: D(a) > 0), D(z) = K0 + (n-1) K(z)."""
+    return dominates(n, row.s2 - row.s, row.k0 + (n - 1) * row.ka, row.k0 + (n - 1) * row.kb)
 
 
 def tight_row(n: int, s: int, d: int, eps: Fraction) -> Row:
@@ -113,6 +116,4 @@ def positional_premise(row: PositionalRow) -> bool:
 
 def positional_conclusion(row: PositionalRow) -> bool:
     """D(a) > (n-2)(d-1) D(b) with D(z) = K0 + sum_j K_j(z) (n = keys + 1)."""
-    n, d = row.keys + 1, row.s2 - row.s
-    d_a, d_b = row.k0 + sum(row.ka), row.k0 + sum(row.kb)
-    return d_a > 0 if d == 1 else d_a > factor(n, d) * d_b
+    return dominates(row.keys + 1, row.s2 - row.s, row.k0 + sum(row.ka), row.k0 + sum(row.kb))

@@ -40,7 +40,9 @@ from math import lcm
 
 import numpy as np
 
-from .bits import to_str
+from .amplification import chain_keys
+from .bits import comp, from_str, to_str
+from .domination import dominates, factor
 from .families import Family
 from .heads import HeadError, TableHead
 from .model import min_ip_target
@@ -392,9 +394,6 @@ def kernel_rank(head: TableHead, tokens: list[int]) -> int:
 def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int = 200_000) -> list[str]:
     """Chain links (a, b) of the certificate where D(a) > (n-2)(d-1) D(b) fails
     (THEORY L1), looking at no more than max_links links."""
-    from .amplification import chain_keys
-    from .bits import comp, from_str
-
     m, n = lb_doc["m"], lb_doc["n"]
     words = [from_str(w) for w in lb_doc["code"]["words"]]
     schedules = {s["gap"]: tuple(s["levels"]) for s in lb_doc["schedules"]}
@@ -413,9 +412,9 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int 
                 if looked > max_links:
                     return out
                 d = (q & b).bit_count() - (q & a).bit_count()
-                rho = (n - 2) * (d - 1)
+                rho = factor(n, d)
                 d_a, d_b = k0 + (n - 1) * kh.weight(q, 0, a, 1), k0 + (n - 1) * kh.weight(q, 0, b, 1)
-                if not d_a > rho * d_b:
+                if not dominates(n, d, d_a, d_b):
                     out.append(
                         f"L1 at query {to_str(q, m)}: keys a = {to_str(a, m)} (level {(q & a).bit_count()}), "
                         f"b = {to_str(b, m)} (level {(q & b).bit_count()}): D(a) = {float(d_a):.6g} is not > "

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .bits import from_str, to_str
+from .certificate import rational
 from .model import KernelHead, dot
 
 FORMAT = "kernelbounds-head"
@@ -172,8 +173,6 @@ class TableHead:
         return cls.from_arrays(to_np(phi_q), to_np(phi_k), to_np(values), (to_np(w), to_np(b).reshape(-1)), tokens=toks, m=m)
 
     def to_json(self) -> dict:
-        from .certificate import rational
-
         tokens = {}
         for x in sorted(self.phi_q):
             w, b = self.readout[x]

@@ -9,6 +9,7 @@ the columns [T within z] are independent (a triangular system), so equality hold
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -17,8 +18,8 @@ from math import comb, lcm
 import flint
 import numpy as np
 
-DEFAULT_PRIME = 2**31 - 1  # a prime: ranks modulo it are lower bounds on the rational rank
-
+from .bits import to_str
+from .certificate import header, rational
 
 def forward_differences(h: Sequence[Fraction]) -> list[Fraction]:
     """[(Delta^j h)(0) for j = 0..len(h)-1]."""
@@ -98,22 +99,30 @@ def pivots_mod_p(rows: list[list[int]], p: int) -> tuple[list[int], list[int]]:
 
 
 @dataclass(frozen=True)
-class RankReport:
-    m: int
-    h: list[Fraction]
-    formula: int  # upper (and exact) by the level expansion
-    flint: int | None  # exact rational rank by FLINT, when computed
-    mod_p: int | None  # rank modulo the prime, when computed
-    prime: int
+class LevelRank:
+    """The two routes to a level kernel's rank over all m-bit tokens."""
+
+    formula: int  # exact by the level expansion (THEORY §2)
+    flint: int | None  # FLINT's exact rank of the 2^m x 2^m matrix, when m <= max_matrix_m
+    build_seconds: float = 0.0
+    rank_seconds: float = 0.0
+
+    @property
+    def contradicts_theory(self) -> bool:
+        """FLINT computed a different rank: the level-expansion formula would be wrong."""
+        return self.flint is not None and self.flint != self.formula
 
 
-def rank_report(h: Sequence[Fraction], m: int, full_matrix_max_m: int = 12, prime: int = DEFAULT_PRIME) -> RankReport:
-    h = [Fraction(x) for x in h]
-    exact = mod_p = None
-    if m <= full_matrix_max_m:
-        rows = kernel_rows(h, m)
-        exact = flint_rank(rows)
-    return RankReport(m, h, formula_rank(h, m), exact, mod_p, prime)
+def level_rank(h: Sequence[Fraction], m: int, max_matrix_m: int = 12) -> LevelRank:
+    """The formula, and FLINT on the full matrix when m <= max_matrix_m."""
+    formula = formula_rank(h, m)
+    if m > max_matrix_m:
+        return LevelRank(formula, None)
+    t0 = time.perf_counter()
+    rows = kernel_rows(h, m)
+    t1 = time.perf_counter()
+    exact = flint_rank(rows)
+    return LevelRank(formula, exact, t1 - t0, time.perf_counter() - t1)
 
 
 PRIMES = (2**31 - 1, 1_000_000_007, 998_244_353)
@@ -121,9 +130,6 @@ PRIMES = (2**31 - 1, 1_000_000_007, 998_244_353)
 
 def certificate(h: Sequence[Fraction], m: int, name: str = "level") -> dict:
     """A rank certificate: level expansion (upper) and a nonsingular minor mod p (lower)."""
-    from .bits import to_str
-    from .certificate import header, rational
-
     h = [Fraction(x) for x in h]
     target = formula_rank(h, m)
     rows = kernel_rows(h, m)
@@ -160,9 +166,6 @@ def head_rows(head) -> tuple[list[int], list[list[int]]]:
 
 def head_certificate(head) -> dict:
     """A rank certificate for a table head's kernel over its tokens (kernel type features)."""
-    from .bits import to_str
-    from .certificate import header, rational
-
     tokens, rows = head_rows(head)
     exact = flint_rank(rows)
     for p in PRIMES:

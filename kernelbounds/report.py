@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import asdict, dataclass
 
 from . import exact, lowerbound
+from .certificate import replacing
+from .parallel import default_jobs, pmap
 from .codes.bounds import johnson
 
 
@@ -73,27 +77,22 @@ def _heavy_first(ms: range) -> list[int]:
     return sorted(ms, reverse=True)
 
 
-def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0, workers: int = 2) -> list[Row]:
+def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0, jobs: int | None = 1) -> list[Row]:
     """One row per (m, n).  The lower column is closed under restriction: a code for m'
     < m, padded with zero coordinates, certifies the same bound at m (THEORY §2: r* is
     nondecreasing in m), so a row shows the best over m' <= m in the range, its code
     marked "(from m = m')".  Upper columns: upperbound.best_known (committed level-family
     certificates and their restriction closure) and the small-m certificates of U5.
-    The m values run in `workers` processes; the rows do not depend on it."""
+    The m values run in `jobs` processes (None: all cores); the rows do not depend on it."""
     from .progress import bar
     from .upperbound import best_known
 
     order = _heavy_first(ms)
     found: dict[int, list[tuple]] = {}
-    with bar(len(order), "table", "m") as progress:
-        if workers > 1 and len(order) > 1:
-            import multiprocessing as mp
-
-            with mp.get_context("fork").Pool(workers) as pool:
-                for m, rows_m in zip(order, pool.imap(_lower_rows_star, [(m, tuple(ns), variant) for m in order])):
-                    found[m] = rows_m
-                    progress.update(1)
-        else:
+    if min(jobs or default_jobs(), len(order)) > 1:
+        found = dict(zip(order, pmap(_lower_rows_star, [(m, tuple(ns), variant) for m in order], jobs)))
+    else:
+        with bar(len(order), "table", "m") as progress:
             for m in order:
                 found[m] = _lower_rows(m, tuple(ns), variant)
                 progress.update(1)
@@ -200,12 +199,8 @@ def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
 
 
 def _save_atomic(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
-    """Save a figure next to path in the given format, then rename: no half-written plot;
-    '-' writes the bytes to standard output."""
-    import os
-    import sys
-    import tempfile
-
+    """Save a figure in the given format through certificate.replacing (no half-written
+    plot); '-' writes the bytes to standard output."""
     if path == "-":
         import io
 
@@ -214,14 +209,5 @@ def _save_atomic(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
         sys.stdout.buffer.write(buf.getvalue())
         sys.stdout.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(suffix="." + fmt, dir=directory)
-    os.close(fd)
-    try:
+    with replacing(path) as tmp:
         fig.savefig(tmp, dpi=dpi, format=fmt)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

@@ -1,5 +1,4 @@
 import functools
-import json
 import os
 
 import pytest
@@ -17,6 +16,7 @@ pytest_plugins = ["pytester"]
 # `assume` that fails, or an invalid draw, raises instead).  Early `return`s would count
 # as reaching, so tests/test_property_guard.py forbids `return` in @given bodies.
 MIN_REACH = 0.8
+REACHED: dict[str, tuple[int, int]] = {}  # test id -> (examples that reached the end, calls)
 
 
 class Reach:
@@ -46,6 +46,8 @@ def pytest_runtest_call(item):
     handle.inner_test = counter.wrap(original)
     outcome = yield
     handle.inner_test = original
+    if counter.calls:
+        REACHED[item.nodeid] = (counter.reached, counter.calls)
     if outcome.excinfo is None and counter.calls:
         share = counter.reached / counter.calls
         if share < MIN_REACH:
@@ -54,5 +56,13 @@ def pytest_runtest_call(item):
             )
 
 
-def as_bytes(doc) -> bytes:
-    return json.dumps(doc).encode()
+def pytest_terminal_summary(terminalreporter):
+    """One line: how many property tests ran and the least share of examples that reached
+    their assertions (the guard fails any test below MIN_REACH)."""
+    if REACHED:
+        name, (hit, calls) = min(REACHED.items(), key=lambda kv: kv[1][0] / kv[1][1])
+        total_hit, total = sum(h for h, _ in REACHED.values()), sum(c for _, c in REACHED.values())
+        terminalreporter.write_line(
+            f"property tests: {len(REACHED)}, {total_hit} of {total} examples reached their assertions; "
+            f"least {hit}/{calls} ({hit / calls:.0%}) in {name}"
+        )

@@ -9,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.amplification import R, best_schedule, chain_levels, chain_product
+from kernelbounds.checker.binomial import least_rank_closed_form
+from kernelbounds.checker.rules.lowerbound import least_rank as checker_least_rank
 from kernelbounds.rankbound import best_rank_bound, least_rank, threshold, uniform_bound
 
 
@@ -116,11 +118,20 @@ def test_rank_bound_is_attained_by_the_identity():
         assert best_rank_bound(size, {10**6: size * (size - 1)}).bound == size
 
 
-@given(st.integers(1, 8), st.fractions(0, 10**7, max_denominator=1000))
+@given(st.integers(1, 64), st.one_of(st.fractions(0, 10**7, max_denominator=1000), st.integers(0, 2**80).map(Fraction)))
 def test_checker_and_generator_least_rank_agree(k, x):
-    """The checker's own least_rank (independent code) gives the same least r."""
-    from kernelbounds.checker.rules.lowerbound import least_rank as checker_least_rank
-
+    """The checker's bisection, its closed-form second route and the generator's least_rank
+    give the same least r, and r is least by definition."""
     r = checker_least_rank(k, x)
-    assert r == least_rank(k, x)
+    assert r == least_rank(k, x) == least_rank_closed_form(k, x)
     assert comb(r + k - 1, k) > x and (r == 1 or comb(r + k - 2, k) <= x)
+
+
+def test_least_rank_closed_form_by_a_direct_scan():
+    """Every (k, x) on a grid near the jumps of C(r + k - 1, k): the scan from r = 1."""
+    for k in range(1, 7):
+        for r in range(1, 40):
+            c = comb(r + k - 1, k)
+            for x in (c - 1, c - Fraction(1, 3), c, c + Fraction(1, 2)):
+                scan = next(s for s in range(1, 10**4) if comb(s + k - 1, k) > x)
+                assert least_rank_closed_form(k, Fraction(x)) == scan == checker_least_rank(k, Fraction(x))

@@ -6,18 +6,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import Limits, check_bytes
+from kernelbounds.checker import Code, check_bytes
 from kernelbounds.constructions import CONSTRUCTIONS, certificate
 
 CHECKER = Path(__file__).resolve().parents[1] / "kernelbounds" / "checker"
-
-
-def verdict(doc, **limits):
-    return check_bytes(canonical_json(doc).encode(), limits=Limits().with_overrides(**limits))
 
 
 def test_checker_imports_nothing_from_the_generator():
@@ -31,6 +27,28 @@ def test_checker_imports_nothing_from_the_generator():
                     assert node.level <= depth + 1, f"{path} imports above the checker package"
             if isinstance(node, ast.Import):
                 assert not any(a.name.startswith("kernelbounds") for a in node.names), path
+
+
+# The trusted base of docs/soundness.md: the checker's own modules, these standard-library
+# modules, and python-flint's exact matrix ranks (fmpz_mat, nmod_mat) -- nothing else.
+TRUSTED_STDLIB = {"__future__", "argparse", "collections", "dataclasses", "enum", "fractions", "itertools", "json", "math", "operator", "os", "re", "sys", "time"}
+TRUSTED_FLINT = {"fmpz_mat", "nmod_mat"}
+
+
+def test_the_checker_imports_only_its_trusted_base():
+    used_flint = set()
+    for path in CHECKER.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in names:
+                top = name.split(".")[0]
+                assert top in TRUSTED_STDLIB | {"flint"}, f"{path.name} imports {name}"
+            if isinstance(node, ast.ImportFrom) and node.module == "flint":
+                used_flint |= {a.name for a in node.names}
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "flint":
+                used_flint.add(node.attr)
+    assert used_flint <= TRUSTED_FLINT and used_flint, used_flint
 
 
 @pytest.mark.parametrize("name,m,n", [("tensor", 6, 3), ("softmax", 4, 3), ("rank1", 5, 2), ("tensor", 3, 4)])
@@ -206,3 +224,13 @@ def test_exhaustive_route_runs_within_its_limit_only():
     doc = certificate(CONSTRUCTIONS["tensor"](4, 3))
     assert any(r.startswith("exhaustive: all") for r in verdict(doc).routes)
     assert any(r.startswith("exhaustive: skipped") for r in verdict(doc, exhaustive_inputs=10).routes)
+
+
+def test_level_class_work_is_bounded_by_the_size_of_the_numbers():
+    """A U2 head whose c has 2000-bit numbers: 47,905 classes, but each compares integers of
+    about 128,000 bits, so the checker refuses before the class loop (exit 3 at /head)."""
+    doc = certificate(CONSTRUCTIONS["tensor"](64, 3))
+    c = Fraction(1, 2**2000)
+    doc = _set(doc, "/head/kernel/f1", [str(c), str(1 - c)])
+    v = verdict(doc)
+    assert v.code == Code.LIMIT and v.pointer == "/head" and "level-class work" in v.reason

@@ -6,15 +6,7 @@ from itertools import combinations_with_replacement
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from kernelbounds.classes import (
-    ClassResult,
-    LevelProfile,
-    class_count,
-    extreme_class_count,
-    worst_error_all_classes,
-    worst_error_by_classes,
-    worst_error_extreme_classes,
-)
+from kernelbounds.classes import ClassResult, LevelProfile, class_count, extreme_class_count, worst_error_all_classes, worst_error_by_classes, worst_error_extreme_classes
 from kernelbounds.constructions import tensor
 
 
@@ -100,3 +92,30 @@ def test_checker_routes_equal_the_literal_evaluation(m, n, data):
     extreme, witness = worst_by_extreme_classes(weight, score, m, n)
     assert extreme == literal.worst_error
     assert class_error(LevelProfile(lambda p, l: weight(l), score), witness) == extreme
+
+
+def test_class_count_identities_with_sympy():
+    """C(m+n, n) = sum_p C(p+n-1, n-1) (hockey stick, symbolic in m for n <= 6), the classes
+    enumerated, and the extreme classes C(m+3, 3) = sum_p C(p+2, 2) for n >= 3."""
+    import sympy
+
+    from kernelbounds.classes import level_classes
+
+    m_, p_ = sympy.symbols("m p", integer=True, nonnegative=True)
+    for n in range(1, 7):
+        total = sympy.summation(sympy.expand_func(sympy.binomial(p_ + n - 1, n - 1)), (p_, 0, m_))
+        assert sympy.simplify(total - sympy.expand_func(sympy.binomial(m_ + n, n))) == 0
+        for m in range(0, 7):
+            assert len(list(level_classes(m, n))) == class_count(m, n) == sympy.binomial(m + n, n)
+    for m in range(0, 9):
+        assert extreme_class_count(m, 4) == sum(sympy.binomial(p + 2, 2) for p in range(m + 1))
+
+
+@given(st.integers(1, 6), st.integers(2, 4), st.lists(st.fractions(Fraction(1, 20), 20, max_denominator=20), min_size=7, max_size=7))
+def test_the_level_kernel_profile_is_the_upper_bound_criterion(m, n, h):
+    """classes.worst_error_by_classes on LevelProfile.level_kernel equals upperbound.worst_error
+    (the function the level-kernel search can share, THEORY U4)."""
+    from kernelbounds.upperbound import EPS, worst_error
+
+    h = h[: m + 1]
+    assert worst_error_by_classes(LevelProfile.level_kernel(h, EPS), m, n).worst_error == worst_error(h, m, n)

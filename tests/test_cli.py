@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds.catalog import entries
-from kernelbounds.certificate import canonical_json
+from kernelbounds import catalog
 from kernelbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,27 +86,26 @@ def test_several_files_exit_with_the_most_severe_code(tmp_path):
     assert main(["check", str(good), str(bad)]) == 2
 
 
-QUICK_UPPER = {"upper-any-m04-n3.json", "upper-nonnegative-m04-n3.json", "upper-nonnegative-m08-n3.json"}
+@pytest.mark.slow  # about 2 minutes; scripts/run does the same on every release
+def test_committed_certificates_regenerate_byte_identical_and_check():
+    result = catalog.compare(ROOT / "certificates")
+    assert result.extra == [] and len(result.rows) == len(catalog.entries())
+    assert [r.filename for r in result.rows if not (r.same and r.verdict.ok)] == []
 
 
-def _slow_to_build(name: str) -> bool:
-    """The level-family searches (LPs and exact minimality) take minutes in all: a few here, every one in the slow suite."""
-    return name.startswith("upper-") and name not in QUICK_UPPER
-
-
-def test_committed_certificates_regenerate_byte_identical():
-    committed = {p.name for p in (ROOT / "certificates").glob("*.json")}
-    assert committed == {e.filename for e in entries()}
-    for e in entries():
-        if not _slow_to_build(e.filename):
-            assert (ROOT / "certificates" / e.filename).read_text() == canonical_json(e.build()), e.filename
-
-
-@pytest.mark.slow
-def test_committed_level_family_certificates_regenerate_byte_identical():
-    for e in entries():
-        if _slow_to_build(e.filename):
-            assert (ROOT / "certificates" / e.filename).read_text() == canonical_json(e.build()), e.filename
+def test_the_catalog_workflow_does_not_depend_on_the_number_of_jobs(tmp_path, monkeypatch):
+    """compare() and write() give the same rows and bytes with 1 or 2 worker processes;
+    a changed committed file is reported, an extra one too."""
+    few = [e for e in catalog.entries() if e.filename.endswith(("-m02-n3.json", "-m03-n4.json"))]
+    monkeypatch.setattr(catalog, "entries", lambda: few)
+    assert catalog.write(tmp_path / "a", jobs=1) == catalog.write(tmp_path / "b", jobs=2) == len(few) == 4
+    assert all((tmp_path / "a" / e.filename).read_bytes() == (tmp_path / "b" / e.filename).read_bytes() for e in few)
+    (tmp_path / "a" / few[0].filename).write_text("{}")
+    (tmp_path / "a" / "stale.json").write_text("{}")
+    one, two = catalog.compare(tmp_path / "a", jobs=1), catalog.compare(tmp_path / "a", jobs=2)
+    assert [(r.filename, r.same, r.verdict.code, r.verdict.summary) for r in one.rows] == [(r.filename, r.same, r.verdict.code, r.verdict.summary) for r in two.rows]
+    assert [r.same for r in one.rows] == [False, True, True, True] and one.extra == ["stale.json"] and one.problems == 2
+    assert catalog.compare(tmp_path / "b", jobs=2).ok
 
 
 @pytest.mark.parametrize(
@@ -153,3 +151,12 @@ def test_bound_json_keys_and_witness(tmp_path):
     assert main(["check", str(tmp_path / "lb.json")]) == 0
     assert main(["witness", "--m", "24", "--n", "3", "--target-rank", "8", "-o", str(tmp_path / "w.json")]) == 0
     assert len(json.loads((tmp_path / "w.json").read_text())["witness"]["inputs"]) <= 190
+
+
+def test_table_rows_do_not_depend_on_the_number_of_jobs():
+    from kernelbounds import report
+
+    one = report.table(range(4, 9), range(3, 5), upper_max_m=6, jobs=1)
+    assert one == report.table(range(4, 9), range(3, 5), upper_max_m=6, jobs=2)
+    assert [(r.m, r.n) for r in one] == [(m, n) for m in range(4, 9) for n in (3, 4)]
+    assert all(r.lower <= r.upper <= 2**r.m for r in one) and any(r.upper < 2**r.m for r in one)

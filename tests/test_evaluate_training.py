@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernelbounds.lab import training
 from kernelbounds.constructions import tensor
 from kernelbounds.evaluate import evaluate, family_from_document, l1_violations
 from kernelbounds.heads import HeadError, TableHead, load
+from kernelbounds.lab import training
 
 ROOT = Path(__file__).resolve().parents[1]
 WITNESS = ROOT / "certificates" / "witness-m24-n3-r8.json"

@@ -4,11 +4,12 @@ accepted, confirmed true by an independent oracle (the generator's own routes)."
 import random
 
 import pytest
+from helpers import verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import check_bytes
+from kernelbounds.checker import Code, check_bytes
 from kernelbounds.lab.fuzz import campaign, mutants, oracle, seeds
 
 SEEDS = seeds()
@@ -22,15 +23,15 @@ def test_no_mutant_is_falsely_accepted(which, rng_seed, data):
     stream = list(mutants(SEEDS[which], random.Random(rng_seed), 400))
     pointer, mutant = stream[data.draw(st.integers(0, len(stream) - 1))]
     verdict = check_bytes(canonical_json(mutant).encode() if isinstance(mutant, dict) else b"null")
-    if verdict.code == 0:
+    if verdict.code == Code.VALID:
         assert oracle(mutant) is True, f"accepted but not confirmed at {pointer}"
     else:
-        assert verdict.code in (1, 2, 3) and (verdict.pointer or verdict.code in (2, 3))
+        assert verdict.code in (Code.INVALID, Code.MALFORMED, Code.LIMIT) and (verdict.pointer or verdict.code in (Code.MALFORMED, Code.LIMIT))
 
 
 def test_seeds_are_valid_and_the_oracle_confirms_them():
     for doc in SEEDS:
-        assert check_bytes(canonical_json(doc).encode()).code == 0
+        assert verdict(doc).code == Code.VALID
         assert oracle(doc) is True
 
 

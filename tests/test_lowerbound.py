@@ -3,18 +3,13 @@
 import copy
 
 import pytest
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import check_bytes
 from kernelbounds.codes import Code, golay, paley
 from kernelbounds.lowerbound import any_certificate, assemble, best, certificate, smallest_witness, witness_count, witness_family
 from kernelbounds.model import min_ip_target
-
-
-def verdict(doc):
-    return check_bytes(canonical_json(doc).encode())
 
 
 def test_theory_worked_example_m24_n3():
@@ -143,9 +138,8 @@ def test_malformed_and_limits():
     bad = copy.deepcopy(doc)
     bad["code"]["words"][0] = bad["code"]["words"][0] + "0"
     assert verdict(bad).code == 2 and verdict(bad).pointer == "/code/words/0"
-    from kernelbounds.checker import Limits
 
-    v = check_bytes(canonical_json(doc).encode(), limits=Limits(max_pairs=100))
+    v = verdict(doc, max_pairs=100)
     assert v.code == 3
 
 
@@ -170,6 +164,7 @@ def test_uniform_linear_bound_never_beats_the_per_entry_bound_on_the_same_words(
     assert lin.size == per_entry.code.size and lin.bound <= per_entry.bound
 
 
+@pytest.mark.slow  # about 25-60 s; scripts/test-slow runs it
 @given(st.integers(3, 5), st.sampled_from([(1, 4, 8), (2, 4, 8), (1, 3, 4)]), st.sampled_from(["position-independent", "position-dependent", "causal"]))
 def test_linear_witness_count_equals_the_explicit_family(n, rmw, variant):
     """The count formula of rule chains-prefix-v1 against the family built pair by pair."""

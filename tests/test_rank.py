@@ -2,14 +2,14 @@
 
 import copy
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import check_bytes
 from kernelbounds.rank import certificate, flint_rank, formula_rank, forward_differences, kernel_rows, named_kernel
 
 
@@ -62,10 +62,6 @@ def test_numpy_float_rank_can_be_wrong():
     exact = flint_rank(kernel_rows(h, 8))
     floats = np.array([[float(x) for x in r] for r in brute_rows(h, 8)])
     assert exact == 256 and np.linalg.matrix_rank(floats) < exact
-
-
-def verdict(doc):
-    return check_bytes(canonical_json(doc).encode())
 
 
 @pytest.mark.parametrize("name,m", [("tensor", 6), ("inner", 6), ("disjoint", 5)])
@@ -122,7 +118,6 @@ def test_rank_of_a_head_file_and_its_certificate(tmp_path):
 
 
 def test_feature_kernel_work_is_bounded_before_it_starts():
-    from kernelbounds.checker import Limits
     from kernelbounds.heads import TableHead
     from kernelbounds.rank import head_certificate
 
@@ -131,5 +126,51 @@ def test_feature_kernel_work_is_bounded_before_it_starts():
         head.phi_q[x] = head.phi_k[x] = tuple(Fraction((x >> i) & 1) for i in range(4))
         head.value[x], head.readout[x] = (Fraction(0),), ((Fraction(1),), Fraction(0))
     doc = head_certificate(head)
-    v = check_bytes(canonical_json(doc).encode(), limits=Limits(max_feature_work=100))
+    v = verdict(doc, max_feature_work=100)
     assert v.code == 3 and v.pointer == "/kernel"
+
+
+@given(st.integers(1, 4), st.data())
+def test_sympy_agrees_on_small_exact_ranks(m, data):
+    """sympy (an independent exact implementation) against the formula and FLINT."""
+    import sympy
+
+    g = [data.draw(st.sampled_from([Fraction(0), Fraction(1), Fraction(-2, 3)])) for _ in range(m + 1)]
+    h = [sum((g[j] * comb(l, j) for j in range(m + 1)), Fraction(0)) for l in range(m + 1)]
+    rows = brute_rows([sympy.Rational(x.numerator, x.denominator) for x in h], m)
+    assert sympy.Matrix(rows).rank() == formula_rank(h, m) == flint_rank(kernel_rows(h, m)) == sum(comb(m, j) for j in range(m + 1) if g[j])
+
+
+def test_level_rank_reports_both_routes_and_a_contradiction():
+    from kernelbounds.rank import LevelRank, level_rank
+
+    facts = level_rank(named_kernel("inner", 6), 6)
+    assert facts.formula == facts.flint == 6 and not facts.contradicts_theory
+    assert level_rank(named_kernel("tensor", 20), 20, max_matrix_m=12) == LevelRank(2**20, None)
+    assert LevelRank(5, 4).contradicts_theory
+
+
+@given(st.integers(1, 6), st.data())
+def test_the_checkers_minor_is_the_literal_matrix_and_both_rank_routes_agree(m, data):
+    """The checker builds minors by byte operations; entry (x, z) must be the scaled h at
+    level <x, z>, for all tokens and for drawn row/column subsets, and its rank over Z
+    (fmpz route) must equal its rank modulo the prime (nmod route) here."""
+    import flint
+
+    from kernelbounds.checker.jsonread import Node
+    from kernelbounds.checker.rules.rank import LevelKernel
+
+    h = [data.draw(st.fractions(-5, 5, max_denominator=7)) for _ in range(m + 1)]
+    kernel = LevelKernel(Node({"type": "level", "h": [str(x) for x in h]}), m)
+    tokens = list(range(2**m))
+    if data.draw(st.booleans()):  # the whole matrix ("all"): cols is the kernel's token list
+        rows, cols = tokens, kernel.tokens
+    else:
+        size = data.draw(st.integers(1, 2**m))
+        rows, cols = data.draw(st.permutations(tokens))[:size], data.draw(st.permutations(tokens))[:size]
+    entries = kernel.minor(rows, cols, None)
+    assert entries == [kernel.scaled[(x & z).bit_count()] for x in rows for z in cols]
+    p = 2**31 - 1
+    assert kernel.minor(rows, cols, p) == [v % p for v in entries]
+    size = len(rows)
+    assert flint.fmpz_mat(size, size, entries).rank() == flint.nmod_mat(size, size, [v % p for v in entries], p).rank()

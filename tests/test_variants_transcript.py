@@ -3,19 +3,15 @@
 import copy
 
 import pytest
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.codes import paley
 from kernelbounds.lowerbound import assemble, certificate, witness_count, witness_family
 from kernelbounds.model import min_ip_target
-from kernelbounds.transcript import answers, binary_bits, certificate as transcript_certificate, fooling_family, verify
-
-
-def verdict(doc, **limits):
-    return check_bytes(canonical_json(doc).encode(), limits=Limits().with_overrides(**limits))
+from kernelbounds.transcript import answers, binary_bits, fooling_family, verify
+from kernelbounds.transcript import certificate as transcript_certificate
 
 
 def test_worked_example_family_sizes():

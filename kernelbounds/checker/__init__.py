@@ -30,13 +30,13 @@ import time
 from dataclasses import dataclass, field
 
 from .common import read_header
-from .errors import CODE_NAMES, INTERNAL, LIMIT, MALFORMED, VALID, LimitExceeded, Malformed, Rejection
+from .errors import CODE_NAMES, INTERNAL, LIMIT, MALFORMED, VALID, Code, LimitExceeded, Malformed, Rejection
 from .jsonread import Node, parse_json
 from .limits import Limits
 from .rules import REGISTRY
 from .text import escape, show
 
-__all__ = ["Verdict", "Limits", "check_bytes", "check_file", "read_input", "REGISTRY"]
+__all__ = ["Code", "Verdict", "Limits", "check_bytes", "check_file", "read_input", "REGISTRY"]
 
 MAX_REASON_CHARS = 4000
 
@@ -44,7 +44,7 @@ MAX_REASON_CHARS = 4000
 @dataclass
 class Verdict:
     path: str
-    code: int
+    code: Code
     kind: str = ""
     summary: str = ""
     routes: list[str] = field(default_factory=list)
@@ -151,4 +151,4 @@ def check_file(path: str, limits: Limits | None = None) -> Verdict:
 
 def worst_code(verdicts: list[Verdict]) -> int:
     """The exit code for several files: the most severe verdict."""
-    return max((v.code for v in verdicts), default=VALID)
+    return max((v.code for v in verdicts), default=VALID)  # Code is ordered by severity

@@ -14,7 +14,8 @@ import json
 import os
 import sys
 
-from . import Limits, check_file, worst_code
+from . import check_file, worst_code
+from .limits import parse_overrides
 from .errors import CODE_NAMES
 
 
@@ -30,25 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per file (JSON Lines): path, ok, code, verdict, kind, summary, pointer, reason, routes, seconds")
 
 
-def parse_limits(items: list[str]) -> Limits:
-    """Limits with NAME=INTEGER overrides (ValueError names the bad one)."""
-    overrides = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"expected NAME=INTEGER, got {item!r}")
-        try:
-            overrides[name] = int(value)
-        except ValueError:
-            raise ValueError(f"{name} needs an integer, got {value!r}") from None
-        if overrides[name] < 0:
-            raise ValueError(f"{name} must be >= 0")
-    return Limits().with_overrides(**overrides)
-
-
 def run(args, prog: str = "python -m kernelbounds.checker") -> int:
     try:
-        limits = parse_limits(args.limit)
+        limits = parse_overrides(args.limit)
     except ValueError as exc:
         print(f"{prog}: error: bad --limit: {str(exc).encode('ascii', 'backslashreplace').decode()}", file=sys.stderr)
         return 2

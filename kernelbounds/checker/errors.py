@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-VALID, INVALID, MALFORMED, LIMIT, INTERNAL = 0, 1, 2, 3, 4
+from enum import IntEnum
+
+
+class Code(IntEnum):
+    """A verdict, which is also the process exit code."""
+
+    VALID = 0
+    INVALID = 1  # well-formed, but a claimed fact is false or cannot be verified
+    MALFORMED = 2  # not a certificate this checker reads
+    LIMIT = 3  # checking would exceed a work or memory limit; nothing was decided
+    INTERNAL = 4  # a checker bug (reported, never a traceback)
+
+
+VALID, INVALID, MALFORMED, LIMIT, INTERNAL = Code
 CODE_NAMES = {VALID: "valid", INVALID: "invalid", MALFORMED: "malformed", LIMIT: "resource limit", INTERNAL: "internal error"}
 
 

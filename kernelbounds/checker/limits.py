@@ -91,3 +91,17 @@ def rational_bits(text: object) -> int:
 
 def budget_left(limits: Limits, used: int) -> int:
     return limits.work_budget - used
+def parse_overrides(items: list[str], base: Limits | None = None) -> Limits:
+    """base (default Limits()) with NAME=INTEGER overrides; ValueError names the bad item."""
+    overrides = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            overrides[name] = int(value)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise ValueError(f"expected NAME=INTEGER, got {item!r}")
+        if overrides[name] < 0:
+            raise ValueError(f"{name} must be >= 0")
+    return (base or Limits()).with_overrides(**overrides)

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
+from ..checker.limits import parse_overrides
+from ..parallel import default_jobs
 
 CONTRADICTION = 5  # exit code: an exact check contradicts the theory (THEORY.md)
 VARIANTS = ["position-independent", "position-dependent", "causal"]
@@ -90,7 +92,7 @@ def read_text(path: str) -> str:
 def limits_from(items: list[str]) -> Limits:
     """Checker limits with NAME=INTEGER overrides."""
     try:
-        return Limits().with_overrides(**{k: int(v) for k, v in (item.split("=", 1) for item in items)})
+        return parse_overrides(items)
     except ValueError as exc:
         raise UserError(f"bad --limit (NAME=INTEGER): {exc}") from None
 
@@ -137,3 +139,6 @@ def read_input(path: str) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"cannot read standard input: {exc}") from None
     return read_text(path)
+def jobs_option(parser) -> None:
+    """--jobs N: worker processes (default: all cores); results do not depend on N."""
+    parser.add_argument("--jobs", type=positive("--jobs", 1, 256), default=default_jobs(), metavar="N", help="worker processes (default: all cores); output does not depend on N")

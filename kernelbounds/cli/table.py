@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import report
-from ._common import VARIANTS, UserError, emit_json, positive, span
+from ._common import VARIANTS, UserError, emit_json, jobs_option, positive, span
 
 HELP = """Print lower <= r* <= upper for every m and n in the ranges (THEORY §2, §3): the best
 certified lower bound (code, least chain product min_product, Hadamard power k), 2^m
@@ -25,6 +25,7 @@ def register(sub) -> None:
     p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
     p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
     p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="also search the U4 level families, where no certificate is committed, up to this m (0..32; default 0: committed certificates and their restriction closure, else 2^m)")
+    jobs_option(p)
     p.set_defaults(func=run)
 
 
@@ -42,7 +43,7 @@ def run(args) -> int:
             report.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m)
+    rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m, jobs=args.jobs)
     if fmt == "json":
         for r in rows:
             emit_json(report.row_dict(r) | {"variant": args.variant})

@@ -11,6 +11,7 @@ from math import comb
 
 import numpy as np
 
+from ..bits import tokens_of_weight
 from . import Code
 from .verify import limbs
 
@@ -18,7 +19,6 @@ MAX_CANDIDATES = 1_000_000
 
 
 def candidates(m: int, w: int) -> list[int]:
-    from ..bits import tokens_of_weight
 
     return list(tokens_of_weight(m, w))
 

@@ -15,6 +15,7 @@ from itertools import combinations
 import numpy as np
 
 from ..symmetry import affine_generators, padded, restricted
+from .golay import generator_rows
 
 MAX_K = 24
 
@@ -130,8 +131,6 @@ def reed_muller(r: int, mu: int) -> LinearCode:
 
 
 def golay_linear() -> LinearCode:
-    from .golay import generator_rows
-
     return LinearCode("golay", 24, tuple(generator_rows()))
 
 

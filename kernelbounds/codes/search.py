@@ -12,6 +12,7 @@ from math import comb
 
 from ortools.sat.python import cp_model
 
+from ..bits import tokens_of_weight
 from . import Code
 
 MAX_VERTICES = 300
@@ -21,7 +22,6 @@ DETERMINISTIC_SECONDS = 2.0
 def max_code(m: int, w: int, lam: int, budget: float = DETERMINISTIC_SECONDS) -> Code:
     if comb(m, w) > MAX_VERTICES:
         raise ValueError(f"C({m},{w}) = {comb(m, w)} vertices is over the limit {MAX_VERTICES}")
-    from ..bits import tokens_of_weight
 
     words = list(tokens_of_weight(m, w))
     model = cp_model.CpModel()

@@ -54,12 +54,6 @@ def gap_histogram(words: Sequence[int], m: int) -> dict[int, int]:
     return counts
 
 
-def constant_weight(words: Sequence[int], m: int) -> int | None:
-    """The common weight, or None if the words' weights differ."""
-    w = weights(words, m)
-    return int(w[0]) if len(w) and (w == w[0]).all() else None
-
-
 def max_intersection(words: Sequence[int], m: int) -> int:
     """max over i != j of |c_i & c_j|."""
     best = 0

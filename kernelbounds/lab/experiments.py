@@ -34,6 +34,9 @@ import numpy as np
 from . import exact, models, training
 from ..constructions import softmax as u3
 from ..evaluate import evaluate
+from ..lowerbound import smallest_witness, witness_family
+from ..report import save_png
+from . import training
 
 HALF = Fraction(1, 2)
 CONTRADICTION = 5
@@ -178,8 +181,6 @@ def u3_exact(name: str, m: int, n: int, inputs, scored: str = "first") -> Result
 
 
 def witness_inputs():
-    from ..lowerbound import smallest_witness, witness_family
-
     lb = smallest_witness(24, 3, 8)
     return witness_family(lb), lb.bound
 

@@ -8,15 +8,26 @@ soundness bug).  Mutants whose premise the oracle cannot evaluate are counted ap
 
 from __future__ import annotations
 
+import argparse
 import copy
 import random
+import time
 from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
+from math import lcm
 
+from .. import constructions, lowerbound, rank, transcript
 from ..bits import from_str
 from ..certificate import canonical_json
 from ..checker import check_bytes
+from ..classes import LevelProfile, worst_error_by_classes
+from ..codes import Code, paley
+from ..codes.linear import reed_muller
+from ..constructions import Readout, TensorKernel
+from ..model import KernelHead, exhaustive_worst_error, feature_head, min_ip_target
+from ..rank import flint_rank, kernel_rows
+from ..transcript import binary_bits
 
 
 def leaves(obj, path=()) -> Iterator[tuple[tuple, object]]:
@@ -146,10 +157,6 @@ def _level_family(doc) -> bool | None:
 
 
 def _construction(doc) -> bool | None:
-    from ..constructions import Readout, TensorKernel
-    from ..model import KernelHead, exhaustive_worst_error, feature_head
-    from ..rank import flint_rank
-
     m, n = doc["m"], doc["n"]
     if 2**m * 2**m > 2**14 or n > 4:
         return _construction_by_classes(doc)
@@ -180,7 +187,6 @@ def _construction(doc) -> bool | None:
     res = exhaustive_worst_error(head, m, n)
     if res.worst_error is None or res.worst_error >= Fraction(1, 2) or res.worst_error != Fraction(claims["worst_error"]):
         return False
-    from math import lcm
 
     d = lcm(*(v.denominator for row in table for v in row))
     return bool(facts) and flint_rank([[int(v * d) for v in row] for row in table]) == claims["kernel_rank"]
@@ -188,8 +194,6 @@ def _construction(doc) -> bool | None:
 
 def _construction_by_classes(doc) -> bool | None:
     """For larger m: the generator's level-class route and the Kronecker rank formula."""
-    from ..classes import LevelProfile, worst_error_by_classes
-
     m, n, k, r = doc["m"], doc["n"], doc["head"]["kernel"], doc["head"]["readout"]
     if k["type"] != "tensor-power" or m > 64:
         return None
@@ -294,8 +298,6 @@ def _lower(doc) -> bool | None:
 
 
 def _rank(doc) -> bool | None:
-    from ..rank import flint_rank, kernel_rows
-
     if doc["kernel"]["type"] != "level" or doc["m"] > 8:
         return None
     h = [Fraction(x) for x in doc["kernel"]["h"]]
@@ -303,9 +305,6 @@ def _rank(doc) -> bool | None:
 
 
 def _transcript(doc) -> bool | None:
-    from ..model import min_ip_target
-    from ..transcript import binary_bits
-
     q, m = doc["q"], doc["m"]
     inputs = [tuple(from_str(t) for t in inp) for inp in doc["inputs"]]
     if any(len(inp) != doc["n"] or any(x >> m for x in inp) for inp in inputs):
@@ -325,9 +324,6 @@ def _transcript(doc) -> bool | None:
 
 def seeds() -> list[dict]:
     """Small valid certificates of every kind (cheap to check and to judge)."""
-    from .. import constructions, lowerbound, rank, transcript
-    from ..codes import Code, paley
-
     out = [constructions.certificate(constructions.CONSTRUCTIONS[name](m, n)) for name, m, n in (("tensor", 3, 3), ("softmax", 3, 3), ("rank1", 4, 2), ("tensor", 2, 4))]
     out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(6), 3), listed=True))
     out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(5), 4, "position-dependent"), listed=True))
@@ -337,7 +333,6 @@ def seeds() -> list[dict]:
     out += [transcript.certificate(2, 2), transcript.certificate(3, 1)]
     out.append(constructions.certificate(constructions.CONSTRUCTIONS["softmax"](2, 4)))
     out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(7), 3), listed=True))
-    from ..codes.linear import reed_muller
 
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(2, 4), 8, 4)))
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))

@@ -8,6 +8,7 @@ By the shift F -> F - s the lower level can be taken to be s = 0.
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -112,8 +113,6 @@ def rational(value) -> Fraction:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m kernelbounds.lab.smt``: prove L1 for n = 3..6, d = 1..8 (z3); exit 1 if any is not unsat."""
-    import argparse
-
     ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.smt", description=main.__doc__)
     ap.add_argument("--positional", action="store_true", help="the position-dependent form (L5)")
     args = ap.parse_args(argv)

@@ -25,6 +25,8 @@ from ..limits import Limits, exhaustive_inputs, frac, mul, op, words
 
 HALF = Fraction(1, 2)
 MAX_FEATURE_DIM = 1024
+MAX_SCORE_ENTRY = 2**20  # |entries| of W_Q and W_K
+EXHAUSTIVE_MAX_M = 24  # route C3 only for tokens that fit a list of 2^m kernel values
 
 
 class TensorPower:
@@ -98,7 +100,7 @@ class SoftmaxBilinear:
         mats = {}
         for key in ("W_Q", "W_K"):
             rows = node[key].list(MAX_FEATURE_DIM)
-            mats[key] = [[x.int(-(2**20), 2**20) for x in r.list(m, length=m)] for r in rows]
+            mats[key] = [[x.int(-MAX_SCORE_ENTRY, MAX_SCORE_ENTRY) for x in r.list(m, length=m)] for r in rows]
         self.dim = len(mats["W_Q"])
         if len(mats["W_K"]) != self.dim or self.dim == 0:
             raise Invalid(node["W_K"].pointer, "W_Q and W_K must have the same number (>= 1) of rows")
@@ -325,8 +327,8 @@ def check(doc: Node, limits: Limits) -> Outcome:
         raise Invalid("/claims/worst_error", f"worst error {rat(worst)} >= 1/2 at level class {witness}: the head does not solve length {n}")
     routes.append(f"level classes: {classes} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
     extreme, extreme_witness = worst_by_extreme_classes(kernel.level_weight, score, m, n)
-    if extreme != worst:
-        raise Invalid("/head", f"the extreme classes give the worst error {extreme and rat(extreme)}, the classes {rat(worst)}: a checker inconsistency")
+    if extreme != worst:  # impossible by the lemma: a checker bug, reported as an internal error
+        raise RuntimeError(f"the extreme classes give the worst error {extreme and rat(extreme)}, all classes {rat(worst)}")
     routes.append(f"extreme classes: the {_extreme_count(m, n)} classes (|q|, t, u, ..., u) agree, worst at {extreme_witness}")
 
     if plan.exhaustive is not None:
@@ -401,7 +403,7 @@ class Plan:
         self.core = read + powers + classes * ((2 * n + 6) * frac(h_class) + n)
         self.m, self.n, self.entry = m, n, entry
         self.exhaustive = None
-        if m <= 24 and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
+        if m <= EXHAUSTIVE_MAX_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
             inputs = exhaustive_inputs(m, n)
             rows_work = 2**m * (2**m * (mul(entry) + 6 * frac(h_read) + 6) + (m + 1) ** 2 * mul(entry))  # kernel row, readout row scaled
             self.exhaustive = rows_work + inputs * (n * (2 * mul(entry + h_read) + 6 + op(m)) + 6 * mul(2 * entry + h_read) + 20)

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized
 from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, op
-from .chains import SCOPE, l3_work, least_rank, read_schedules
+from .chains import MAX_K, SCOPE, l3_work, least_rank, read_schedules
 
 
 def echelon(rows: list[int]) -> dict[int, int] | None:
@@ -83,9 +84,10 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Out
     expect_equal(claims["code_size"], claims["code_size"].int(0), size, f"N, the number of weight-{w} codewords")
     expect_equal(claims["min_distance"], claims["min_distance"].int(0), d_min, "the minimum distance")
     expect_equal(claims["min_product"], claims["min_product"].int(0), product, "the schedule's chain product")
-    k = claims["k"].int(1, 256)
+    k = claims["k"].int(1, MAX_K)
     x = Fraction(size * size) / (size + Fraction(size * (size - 1), product ** (2 * k)))
     bound = least_rank(k, x)
+    confirm_least_rank(k, x, bound)  # second route: closed-form bracket
     expect_equal(claims["bound"], claims["bound"].int(1), bound, f"the bound (least r with C(r+{k}-1, {k}) > {float(x):.6g})")
     links = len(levels) - 1
     per_link = n - 1 if variant == "position-dependent" else 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
+from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized, small_int
 from ..errors import Invalid
 from ..jsonread import Node
@@ -118,6 +119,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
     x = Fraction(big_n * big_n) / (big_n + s_k)
     bound = least_rank(k, x)
+    confirm_least_rank(k, x, bound)  # second route: closed-form bracket
     expect_equal(claims["bound"], claims["bound"].int(1), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {rat(x)})")
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
     routes = [
