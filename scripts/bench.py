@@ -2,9 +2,10 @@
 
 Honest by construction: every job runs in its own fresh process (no warm caches, no
 shared imports), several times; the table shows the median and the spread (min..max) of
-the CPU seconds of the measured region, and each row names its anchor, a baseline
-measured in the same run, with the ratio median / anchor median.  Slow or merely
-illustrative rows (sympy, float ranks, the m = 24 search) run only with --all.
+the CPU seconds of the measured region (including the worker processes it waited for),
+and each row names its anchor, a baseline measured in the same run, with the ratio
+median / anchor median.  Slow or merely illustrative rows (sympy, float ranks, the m = 24
+search, every level family at m = 20, the 13.3 M-input evaluation) run only with --all.
 
     scripts/bench [--repeats 3] [--all] [--only SUBSTRING]
     python scripts/bench.py --job NAME      (one job, prints JSON; used internally)
@@ -204,6 +205,150 @@ def job_numpy_float_rank_m12():
     return lambda: f"float rank {np.linalg.matrix_rank(rows)} (exact 4096)"
 
 
+# ---- rows of issues 12-14 and 17 (ported from the old bench's BENCHES list)
+
+
+def job_tokens_literal_26_8():
+    """The anchor for tokens_of_weight: one generator sum per support, as the code did before."""
+    from itertools import combinations
+
+    return lambda: f"{sum(1 for _ in (sum(1 << i for i in s) for s in combinations(range(26), 8)))} tokens (literal sum per support)"
+
+
+def job_tokens_of_weight_26_8():
+    from kernelbounds.bits import tokens_of_weight
+
+    return lambda: f"{sum(1 for _ in tokens_of_weight(26, 8))} tokens"
+
+
+def job_lexicode_literal_24_8_4():
+    """The anchor for lexicode: the previous implementation (a mask over every candidate, one
+    full pass per kept word), inlined here."""
+    import numpy as np
+
+    from kernelbounds.bits import tokens_of_weight
+    from kernelbounds.codes.verify import limbs
+
+    def run():
+        words = list(tokens_of_weight(24, 8))
+        arr = limbs(words, 24)
+        alive, kept, start = np.ones(len(words), dtype=bool), [], 0
+        while len(kept) < 3000:
+            free = np.flatnonzero(alive[start:])
+            if free.size == 0:
+                break
+            pick = start + int(free[0])
+            kept.append(words[pick])
+            alive &= np.bitwise_count(arr & arr[pick]).sum(axis=1) <= 4
+            alive[pick] = False
+            start = pick + 1
+        return f"{len(kept)} words (full mask per pick)"
+
+    return run
+
+
+def job_lexicode_24_8_4():
+    from kernelbounds.codes.lexicode import lexicode
+
+    return lambda: f"{lexicode(24, 8, 4, 3000).size} words (survivors only)"
+
+
+def job_check_uniform_m64_n3():
+    """The anchor for the orbit-form check: the same code (RM(2,6), weight 32) in the uniform
+    form, built outside the timing and checked from bytes."""
+    from kernelbounds import lowerbound
+    from kernelbounds.certificate import canonical_json
+    from kernelbounds.checker import check_bytes
+    from kernelbounds.codes.linear import reed_muller
+
+    data = canonical_json(lowerbound.assemble_linear(reed_muller(2, 6), 32, 3).certificate()).encode()
+
+    def run():
+        v = check_bytes(data)
+        return f"exit {v.code}: {v.summary[:70]}"
+
+    return run
+
+
+def job_check_orbit_m64_n3():
+    return _check("lower-position-independent-m64-n3.json")
+
+
+def job_check_level_families():
+    """Every committed level-family certificate (upper-*.json); the target is per file."""
+    from kernelbounds.checker import check_file
+
+    paths = sorted(CERTS.glob("upper-*.json"))
+
+    def run():
+        verdicts = [check_file(str(p)) for p in paths]
+        slow = max(verdicts, key=lambda v: v.seconds)
+        bad = [Path(v.path).name for v in verdicts if not v.ok]
+        return f"{len(paths)} files, {'all valid' if not bad else 'NOT VALID: ' + ' '.join(bad)}; slowest {Path(slow.path).name} in {slow.seconds:.2f} s"
+
+    return run
+
+
+def job_check_explicit_m8():
+    return _check("explicit-head-m08-n3-r37.json")
+
+
+def job_worst_error_m8():
+    from kernelbounds import generalheads
+
+    head = generalheads.from_tables(json.loads((ROOT / "kernelbounds" / "data" / "heads" / "m08-n3-r37.json").read_text()))
+
+    def run():
+        found = generalheads.worst_error(head)
+        return f"worst error {found[0] if found else None} (generator: Dinkelbach over the extremal inputs)"
+
+    return run
+
+
+def job_farkas_m4_n8():
+    from kernelbounds import farkas
+
+    def run():
+        cert = farkas.farkas(4, 8)
+        return f"{len(cert.multipliers)} exact multipliers (HiGHS vertex, FLINT null space)" if cert else "no certificate"
+
+    return run
+
+
+def job_families_m20():
+    """Every U4 level family at m = 20, n = 3 over 2 worker processes (their CPU is counted)."""
+    from kernelbounds import levelfamily as lf
+
+    fams = lf.families() + lf.families(nonnegative=True)
+
+    def run():
+        rs = lf.solve_families(fams, 20, 3, processes=2)
+        return " ".join(f"{r.found.family.name}:{r.rank}" for r in rs)
+
+    return run
+
+
+def job_evaluate_m24_rank64():
+    """A random nonnegative rank-64 head (values v(z) = z) on the m = 24, n = 3 family (13.3 M inputs)."""
+    import numpy as np
+
+    from kernelbounds.evaluate import evaluate_family
+    from kernelbounds.families import load_family
+    from kernelbounds.heads import TableHead
+
+    fam = load_family(json.loads((CERTS / "lower-position-independent-m24-n3.json").read_text()))
+    tokens = fam.tokens()
+    bits = np.array([[(x >> i) & 1 for i in range(24)] for x in tokens], dtype=float)
+    rng = np.random.default_rng(0)
+    head = TableHead.from_arrays(rng.random((len(tokens), 64)), rng.random((len(tokens), 64)), bits, (bits, np.full(len(tokens), -0.25)), tokens=tokens, m=24)
+
+    def run():
+        r = evaluate_family(head, fam, progress=False)
+        return f"{r.inputs} inputs, {r.rechecked} exact re-checks, {r.failures} failures, kernel rank {r.kernel_rank}"
+
+    return run
+
+
 # ----------------------------------------------------------------- the table
 
 # (job, label, target, anchor job or None, shown only with --all)
@@ -226,19 +371,42 @@ ROWS = [
     ("check_lower_m24", "check lower bound m = 24, n = 3 (2576 words)", "seconds", None, False),
     ("check_linear_m64", "check linear-code lower bound m = 64, n = 8 (RM(2,6))", "seconds", None, False),
     ("upper_m16", "upper: level-kernel search m = 16, n = 3", "seconds", None, False),
+    ("tokens_literal_26_8", "tokens of weight 8 in {0,1}^26: literal sum per support (anchor)", "-", None, False),
+    ("tokens_of_weight_26_8", "tokens_of_weight(26, 8): 1,562,275 tokens", "ratio < 0.5", "tokens_literal_26_8", False),
+    ("lexicode_literal_24_8_4", "lexicode m = 24, w = 8, intersections <= 4: previous implementation (anchor)", "-", None, False),
+    ("lexicode_24_8_4", "lexicode m = 24, w = 8, intersections <= 4, at most 3000 words", "ratio < 0.3", "lexicode_literal_24_8_4", False),
+    ("check_uniform_m64_n3", "check RM(2,6) weight 32, m = 64, n = 3 in the uniform form (anchor)", "-", None, False),
+    ("check_orbit_m64_n3", "check orbit-form lower bound m = 64, n = 3 (1,828,134 words, 3 orbits)", "< 60 s", "check_uniform_m64_n3", False),
+    ("check_level_families", "check every committed level-family certificate (upper-*.json)", "each < 5 s", None, False),
+    ("check_explicit_m8", "check explicit-head m = 8, n = 3, rank 37 (928 KB)", "< 60 s", None, False),
+    ("worst_error_m8", "exact worst error of that head (generator)", "-", None, False),
+    ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
     ("table_m4_64", "table --m 4..64 --n 3..8 (one process)", "< 60 s", None, True),
+    ("families_m20", "upper: every U4 level family m = 20, n = 3 (least rank, 2 processes)", "< 300 s", None, True),
+    ("evaluate_m24_rank64", "evaluate: rank-64 head on the m = 24, n = 3 family (13.3 M inputs)", "< 120 s", None, True),
     ("upper_m24", "upper: level-kernel search m = 24, n = 3", "-", None, True),
     ("sympy_rank_m7", "rank: sympy Matrix.rank, tensor m = 7", "-", "bare_fmpz_m12", True),
     ("numpy_float_rank_m12", "rank: numpy float matrix_rank, tensor m = 12 (not exact)", "-", "bare_fmpz_m12", True),
 ]
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished (waited-for) child processes, so that a
+    job that runs worker processes (a process pool, joined on exit) is not undercounted."""
+    try:
+        import resource
+    except ImportError:  # not on a Unix
+        return time.process_time()
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
 def run_job(name: str) -> dict:
     """Set up, then time the job's run (CPU and wall seconds of that region only)."""
     run = globals()[f"job_{name}"]()
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu, wall = _cpu(), time.perf_counter()
     detail = run()
-    return {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "detail": detail}
+    return {"cpu": _cpu() - cpu, "wall": time.perf_counter() - wall, "detail": detail}
 
 
 def measure(name: str, repeats: int) -> dict:
