@@ -194,11 +194,11 @@ def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    _save_atomic(fig, path, fmt, dpi)
+    save_figure(fig, path, fmt, dpi)
     plt.close(fig)
 
 
-def _save_atomic(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
+def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
     """Save a figure in the given format through certificate.replacing (no half-written
     plot); '-' writes the bytes to standard output."""
     if path == "-":

@@ -35,7 +35,6 @@ from . import exact, models, training
 from ..constructions import softmax as u3
 from ..evaluate import evaluate
 from ..lowerbound import smallest_witness, witness_family
-from ..report import save_png
 from . import training
 
 HALF = Fraction(1, 2)

@@ -223,7 +223,7 @@ def plot(results, summ, plan, path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..report import _save_atomic
+    from ..report import save_figure
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
     ax = axes[0]
@@ -284,5 +284,5 @@ def plot(results, summ, plan, path) -> None:
     ax.set_title("(c) transition r against the bounds")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    _save_atomic(fig, str(path))
+    save_figure(fig, str(path))
     plt.close(fig)
