@@ -336,12 +336,13 @@ def _progress(total: int):
 # ----- analysis --------------------------------------------------------------------
 
 def upper_bound(m: int, n: int = 3) -> tuple[int, str]:
-    """The least committed level-family upper bound for (m, n), else U2's 2^m."""
-    path = Path(__file__).resolve().parents[2] / "certificates" / f"upper-level-m{m:02d}-n{n}.json"
-    if path.exists():
-        doc = json.loads(path.read_text())
-        return int(doc["claims"]["feature_rank"]), f"level family ({path.name}, signed features)"
-    return 2**m, "U2 (2^m positive features)"
+    """The least certified upper bound for (m, n) with any features: the committed
+    level-family certificates and their restriction closure (upperbound.best_known), else
+    U2's 2^m positive features."""
+    from ..upperbound import best_known
+
+    rank = best_known(m, n)[0]
+    return (rank, "level family (committed certificates, closed under restriction)") if rank < 2**m else (2**m, "U2 (2^m positive features)")
 
 
 def medians(results: list[Result], setting: str, model_prefix: str = "kernel (exp", key: str = "accuracy") -> dict[int, float]:
