@@ -10,7 +10,7 @@ from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.checker import Code, check_bytes
+from kernelbounds.checker import Code, Limits, check_bytes
 from kernelbounds.constructions import CONSTRUCTIONS, certificate
 
 CHECKER = Path(__file__).resolve().parents[1] / "kernelbounds" / "checker"
@@ -31,7 +31,7 @@ def test_checker_imports_nothing_from_the_generator():
 
 # The trusted base of docs/soundness.md: the checker's own modules, these standard-library
 # modules, and python-flint's exact matrix ranks (fmpz_mat, nmod_mat) -- nothing else.
-TRUSTED_STDLIB = {"__future__", "argparse", "collections", "dataclasses", "enum", "fractions", "itertools", "json", "math", "operator", "os", "re", "sys", "time"}
+TRUSTED_STDLIB = {"__future__", "argparse", "collections", "dataclasses", "enum", "fractions", "itertools", "json", "math", "operator", "os", "re", "stat", "sys", "time", "types"}
 TRUSTED_FLINT = {"fmpz_mat", "nmod_mat"}
 
 
@@ -228,9 +228,11 @@ def test_exhaustive_route_runs_within_its_limit_only():
 
 def test_level_class_work_is_bounded_by_the_size_of_the_numbers():
     """A U2 head whose c has 2000-bit numbers: 47,905 classes, but each compares integers of
-    about 128,000 bits, so the checker refuses before the class loop (exit 3 at /head)."""
+    about 128,000 bits, so the work estimate refuses the file before any work (exit 3),
+    while the same head with c = 1/5 is within the budget."""
     doc = certificate(CONSTRUCTIONS["tensor"](64, 3))
+    assert verdict(doc).code == Code.VALID
     c = Fraction(1, 2**2000)
     doc = _set(doc, "/head/kernel/f1", [str(c), str(1 - c)])
     v = verdict(doc)
-    assert v.code == Code.LIMIT and v.pointer == "/head" and "level-class work" in v.reason
+    assert v.code == Code.LIMIT and "work estimate" in v.reason and v.work > Limits().work_budget
