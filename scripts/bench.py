@@ -119,7 +119,30 @@ def prebuild():
     return "fmpz_mat of the 4096 x 4096 tensor kernel"
 
 
+def work_bombs():
+    """Every work bomb of lab/hostile.py refused by the work estimate (issue 11: < 1 s each)."""
+    from kernelbounds.checker import check_bytes
+    from kernelbounds.lab.hostile import work_bombs as bombs
+
+    times, codes = [], set()
+    for _, data, _ in bombs():
+        t0 = time.perf_counter()
+        codes.add(check_bytes(data).code)
+        times.append(time.perf_counter() - t0)
+    return f"{len(times)} bombs, exit codes {sorted(codes)}, slowest refusal {max(times):.3f} s"
+
+
+def check_tiny():
+    """Anchor for the work-bomb row: a tiny valid certificate."""
+    from kernelbounds.checker import check_file
+
+    path = Path(__file__).resolve().parents[1] / "certificates" / "transcript-q3-s4.json"
+    return f"code {check_file(str(path)).code}"
+
+
 BENCHES = [
+    ("check: a tiny valid certificate (anchor for the next row)", "-", check_tiny),
+    ("check: refuse every work bomb (issue 11), total", "< 1 s each", work_bombs),
     ("U2 by level classes, m = 64, n = 3", "seconds", level_classes_u2_m64),
     ("gap histogram of a 3000-word code", "< 1 s", code_verify_3000),
     ("kernelbounds bound --m 24 --n 3 --json", "seconds", bound_m24),

@@ -35,6 +35,7 @@ class Limits:
     max_linear_dim: int = 22  # linear-code certificates enumerate 2^k codewords
     max_feature_work: int = 50_000_000  # rank certificates of feature kernels: tokens^2 x dimension
     work_budget: int = 600_000_000  # the work estimate's budget in units (about 60 s)
+    max_parse_bytes: int = 1_200_000_000  # memory estimate for parsing the JSON text (json_memory)
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

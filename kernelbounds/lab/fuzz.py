@@ -450,8 +450,7 @@ def hostile_campaign(folder: str | None = None) -> dict:
     out = Counter(files=0, unexpected=0, exit4=0, forged_lines=0)
     out["slowest_s"], worst = 0.0, ""
     with tempfile.TemporaryDirectory() as tmp:
-        items = [(n, d, e) for n, d, e in hostile.all_items()]
-        for name, data, expected in items:
+        for name, data, expected in hostile.all_items(big=True):
             path = f"{folder or tmp}/{len(name)}-{out['files']}.json"
             with open(path, "wb") as fh:
                 fh.write(data)

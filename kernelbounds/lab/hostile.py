@@ -147,7 +147,20 @@ def special_files(folder: str) -> Iterator[tuple[str, str, frozenset]]:
     yield "missing", os.path.join(folder, "does-not-exist.json"), frozenset({2})
 
 
-def all_items() -> Iterator[Item]:
+def big_files(size: int = 64 * 2**20 - 16) -> Iterator[Item]:
+    """Files just under max_file_bytes whose parsing alone would need gigabytes (refused
+    by the parse-memory estimate) or that are long but cheap (a verdict)."""
+    for name, item, expected in (("empty-objects", b"{}", LIMIT), ("short-lists", b"[0]", LIMIT), ("short-strings", b'"ab"', frozenset({2}))):
+        count = (size - 2) // (len(item) + 1)
+        yield f"64MiB-of-{name}", b"[" + b",".join([item] * count) + b"]", expected
+    inputs = ",".join(['["0","1","1","1","1","1","1","1"]'] * ((size - 200) // 34))
+    doc = f'{{"format":"kernelbounds-certificate","version":1,"kind":"transcript","q":1,"s":1,"m":1,"n":8,"claims":{{"answer_vectors":1,"bits":0}},"inputs":[{inputs}]}}'
+    yield "64MiB-transcript", doc.encode(), frozenset({1, 3})
+
+
+def all_items(big: bool = False) -> Iterator[Item]:
+    if big:
+        yield from big_files()
     yield from work_bombs()
     yield from huge_numbers()
     yield from deep_nesting()
