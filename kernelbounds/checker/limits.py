@@ -80,13 +80,3 @@ def frac(bits: int = 64) -> int:
     """A Fraction operation (cross products and a gcd) on rationals of height `bits`."""
     w = words(bits)
     return 12 + 2 * w * isqrt(w) + w * w // 12
-
-
-def rational_bits(text: object) -> int:
-    """An upper bound on the height (bits of numerator + denominator) of a rational
-    string "p/q", from its length alone (log2 10 < 10/3)."""
-    return len(text) * 10 // 3 + 2 if isinstance(text, str) else 64
-
-
-def budget_left(limits: Limits, used: int) -> int:
-    return limits.work_budget - used
