@@ -310,8 +310,10 @@ class Plan:
             rows = [sized(Node(kernel), k) for k in ("W_Q", "W_K")]
             rows = [r if isinstance(r, list) else [] for r in rows]
             d = max(len(rows[0]), len(rows[1]))
-            col = [[small_int(sized(Node(r), 0), 2**20, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
-            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else d * 2**40
+            # g = (W_Q^T W_K)_11 exactly, from the first column: the powers b^(g l) are built only
+            # after W_Q^T W_K = g I is verified (and malformed entries are rejected before that)
+            col = [[small_int(sized(Node(r), 0), 0, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
+            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else 0
             read += 2 * d * m * 4 + 3 * d * m * m  # the entries and W_Q^T W_K
             entry = max(g, 1) * m * b_bits
         elif ktype == "level-expansion":
