@@ -93,13 +93,14 @@ def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
 
 def huge_numbers() -> Iterator[Item]:
     """10^5-digit numbers: in a claim (malformed: beyond the JSON integer and rational
-    limits) and derived by the checker (a verdict, 0 or 1, never 4)."""
+    limits) and derived by the checker (a verdict, 0 or 1, never 4): at m = 440, n = 64,
+    k = 256 the L3 threshold N^2/(N + S_k) has 100,948-digit numerator and denominator."""
     yield "claim-int-100000-digits", _bytes({**two_block_doc(64, 3, 1), "claims": {"bound": int("9" * 4000), "k": 1, "min_product": 1, "witness_inputs": 1}}).replace(b"9" * 4000, b"9" * 100000), frozenset({2})
     doc = tensor_doc(3, 3, error="1/" + "3" * 100000)
     yield "claim-rational-100000-digits", _bytes(doc), frozenset({2})
-    yield "derived-100000-digits-valid", _bytes(two_block_doc(2048, 64, 28, bound=2, min_product=62**1024, count=4098)), frozenset({0})
-    yield "derived-100000-digits-bound-too-high", _bytes(two_block_doc(2048, 64, 28, bound=3, min_product=62**1024, count=4098)), frozenset({1})
-    yield "derived-100000-digits-product-wrong", _bytes(two_block_doc(2048, 64, 28, bound=2, min_product=62**1024 + 1, count=4098)), frozenset({1})
+    yield "derived-100000-digits-valid", _bytes(two_block_doc(220, 64, 256, bound=2, min_product=62**110, count=442)), frozenset({0})
+    yield "derived-100000-digits-bound-too-high", _bytes(two_block_doc(220, 64, 256, bound=3, min_product=62**110, count=442)), frozenset({1})
+    yield "derived-100000-digits-product-wrong", _bytes(two_block_doc(220, 64, 256, bound=2, min_product=62**110 + 1, count=442)), frozenset({1})
 
 
 def deep_nesting() -> Iterator[Item]:
