@@ -448,20 +448,47 @@ def hostile_campaign(folder: str | None = None) -> dict:
     from . import hostile
 
     out = Counter(files=0, unexpected=0, exit4=0, forged_lines=0)
-    out["slowest_s"], worst = 0.0, ""
+    out["slowest_s"] = 0.0
+    paths = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, expected in hostile.all_items(big=True):
-            path = f"{folder or tmp}/{len(name)}-{out['files']}.json"
+            path = f"{folder or tmp}/hostile-{out['files']}.json"
             with open(path, "wb") as fh:
                 fh.write(data)
+            del data
             t0 = time.perf_counter()
             verdict = check_file(path)
             _tally(out, name, verdict, expected, time.perf_counter() - t0)
+            paths.append(path)
         for name, path, expected in hostile.special_files(tmp):
             t0 = time.perf_counter()
             _tally(out, name, check_file(path), expected, time.perf_counter() - t0)
-    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            paths.append(path)
+        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        out.update(_front_end_pass(paths))
     return out
+
+
+VERDICT_WORDS = ("VALID ", "INVALID ", "MALFORMED ", "RESOURCE LIMIT ", "INTERNAL ERROR ")
+
+
+def _front_end_pass(paths: list[str]) -> dict:
+    """Every hostile file once more through `python -m kernelbounds.checker` in a fresh
+    process: exactly one verdict line per file, nothing on stderr (no traceback), and the
+    child's peak memory."""
+    import resource
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "kernelbounds.checker", *paths], capture_output=True, timeout=3600)
+    lines = proc.stdout.split(b"\n")[:-1]
+    return {
+        "front end: lines": len(lines),
+        "front end: lines not one verdict per file": abs(len(lines) - len(paths)) + sum(not ln.decode("utf-8", "replace").startswith(VERDICT_WORDS) for ln in lines),
+        "front end: stderr bytes (tracebacks)": len(proc.stderr),
+        "front end: exit code": proc.returncode,
+        "front end: child peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024,
+    }
 
 
 def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
@@ -510,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {key} | {value if not isinstance(value, float) else f'{value:.2f}'} |")
         for item in out.get("unexpected files", []):
             print(f"unexpected: {item}")
-        bad += out["unexpected"] + out["exit4"] + out["forged_lines"]
+        bad += out["unexpected"] + out["exit4"] + out["forged_lines"] + out["front end: lines not one verdict per file"] + out["front end: stderr bytes (tracebacks)"]
         print(f"seconds: {time.perf_counter() - t0:.1f}")
     if args.total == 0:
         return 1 if bad else 0
