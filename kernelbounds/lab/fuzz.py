@@ -418,6 +418,7 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0)
         row["slowest_s"] = max(row["slowest_s"], time.perf_counter() - t0)
         row["tried"] += 1
         row["claims_fixed"] += fixed
+        row["coordinated"] += fixed > 0
         if verdict.code == 4:
             row["exit4"] += 1
             stats.setdefault("internal errors", []).append((doc["kind"], pointer, verdict.reason))
@@ -520,9 +521,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.coordinated:
         t0 = time.perf_counter()
         stats = coordinated_campaign(args.coordinated, args.seed)
-        print("| kind | coordinated mutants | accepted | confirmed true | not judged | false accepts | exit 4 | slowest verdict (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+        print("| kind | mutants tried | claims re-derived | accepted | confirmed true | not judged | false accepts | exit 4 | slowest verdict (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for kind, row in sorted((k, v) for k, v in stats.items() if isinstance(v, Counter)):
-            print(f"| {kind} | {row['tried']} | {row['accepted']} | {row['true']} | {row['not_judged']} | {row['false_accepts']} | {row['exit4']} | {row['slowest_s']:.2f} |")
+            print(f"| {kind} | {row['tried']} | {row['coordinated']} | {row['accepted']} | {row['true']} | {row['not_judged']} | {row['false_accepts']} | {row['exit4']} | {row['slowest_s']:.2f} |")
             bad += row["false_accepts"] + row["exit4"]
         for key in ("false accepts", "internal errors"):
             for item in stats.get(key, [])[:20]:
