@@ -89,10 +89,12 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
         if kind not in REGISTRY:
             raise Malformed("/kind", f"unknown certificate kind {show(kind)}; known: {', '.join(sorted(REGISTRY))}")
         rule = REGISTRY[kind]
-        work = rule.work(doc, limits)
-        if work > limits.work_budget:
-            raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {work // 10**7} s); nothing was checked")
-        outcome = rule.check(doc, limits)
+        estimate = getattr(rule, "work", None)  # (a registry entry without `work` fails tests/test_hardening.py)
+        if estimate is not None:
+            work = estimate(doc, limits)
+            if work > limits.work_budget:
+                raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {work // 10**7} s); nothing was checked")
+        outcome = getattr(rule, "check", rule)(doc, limits)
         if doc["version"].int() != outcome.version:
             raise Malformed("/version", f"declares version {doc['version'].int()}, but the least version that has every kind and field used is {outcome.version}")
     except Rejection as rej:
