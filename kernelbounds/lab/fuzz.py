@@ -477,19 +477,36 @@ def _front_end_pass(paths: list[str]) -> dict:
     """Every hostile file once more through `python -m kernelbounds.checker` in a fresh
     process: exactly one verdict line per file, nothing on stderr (no traceback), and the
     child's peak memory."""
-    import resource
+    import os
     import subprocess
     import sys
+    import tempfile
 
-    proc = subprocess.run([sys.executable, "-m", "kernelbounds.checker", *paths], capture_output=True, timeout=3600)
+    with tempfile.NamedTemporaryFile(suffix=".hwm") as hwm:
+        # the child writes its own peak resident memory (VmHWM of its exec'd image: the
+        # fork's copy of this process's memory does not count) to a side file
+        env = dict(os.environ, KERNELBOUNDS_HWM=hwm.name)
+        proc = subprocess.run([sys.executable, "-c", _CHILD, *paths], capture_output=True, timeout=3600, env=env)
+        peak = int(open(hwm.name).read() or 0) // 1024
     lines = proc.stdout.split(b"\n")[:-1]
     return {
         "front end: lines": len(lines),
         "front end: lines not one verdict per file": abs(len(lines) - len(paths)) + sum(not ln.decode("utf-8", "replace").startswith(VERDICT_WORDS) for ln in lines),
         "front end: stderr bytes (tracebacks)": len(proc.stderr),
         "front end: exit code": proc.returncode,
-        "front end: child peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024,
+        "front end: child peak memory (MiB)": peak,
     }
+
+
+_CHILD = """
+import os, sys
+from kernelbounds.checker.__main__ import main
+code = main(sys.argv[1:])
+status = open("/proc/self/status").read() if os.path.exists("/proc/self/status") else ""
+hwm = [line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")]
+open(os.environ["KERNELBOUNDS_HWM"], "w").write(hwm[0] if hwm else "0")
+sys.exit(code)
+"""
 
 
 def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
