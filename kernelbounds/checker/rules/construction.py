@@ -282,7 +282,7 @@ class Plan:
     ``core`` is the mandatory work (reading, kernel facts, the class route C2, the rank
     formulas C4); the optional routes C3 (exhaustive) and FLINT run only when their old
     limit allows them and core + route stays within the budget (both functions decide
-    the same way).  ``entry_bits`` bounds the height of a kernel weight w(l), l <= m."""
+    the same way).  ``entry`` bounds the height (bits) of a kernel weight w(l), l <= m."""
 
     def __init__(self, doc: Node, limits: Limits):
         doc.obj({"format", "version", "kind", "construction", "m", "n", "positions", "head", "claims"})
