@@ -259,3 +259,35 @@ def test_every_field_of_every_kind_is_used_or_a_documented_label():
                 assert any(c != 0 for c in codes), f"{doc['kind']}: no change of {general} changes the verdict: the field is unused"
     assert seen_kinds == set(REGISTRY)
     assert ("transcript", "s") in fields and ("rank", "kernel/name") in fields and ("lower-bound", "code/linear/weight") in fields
+
+
+# ------------------------------------------------------------ properties of the output functions
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+BIG = st.one_of(
+    st.integers(-(10**2000), 10**2000),
+    st.builds(lambda k, d: 10**k + d, st.integers(1, 2000), st.integers(-3, 3)),  # runs of 9s and 0s
+    st.builds(lambda b, k: b**k, st.integers(2, 99), st.integers(1, 900)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BIG)
+def test_show_gives_the_exact_digit_count_and_leading_digits(x):
+    digits = str(abs(x))
+    text = show(x)
+    if len(digits) <= 55:
+        assert text == str(x)
+    else:
+        shown = text.lstrip("-")
+        assert shown.startswith(f"<{len(digits)} digits: {digits[:12]}...>") or shown == digits
+        assert text.startswith("-") == (x < 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.text())
+def test_escape_is_one_printable_line_and_injective(a, b):
+    assert escape(a).isprintable() and "\n" not in escape(a)
+    assert (escape(a) == escape(b)) == (a == b)
