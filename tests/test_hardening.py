@@ -291,3 +291,13 @@ def test_show_gives_the_exact_digit_count_and_leading_digits(x):
 def test_escape_is_one_printable_line_and_injective(a, b):
     assert escape(a).isprintable() and "\n" not in escape(a)
     assert (escape(a) == escape(b)) == (a == b)
+
+
+def test_an_invalid_head_with_a_big_score_matrix_is_invalid_not_refused():
+    """W_Q^T W_K = 11586^2 I would make b^(g l) explode (refused), but one changed entry
+    makes the head not level-determined: that is found before any power, so exit 1."""
+    doc = json.loads(next(d for n, d, _ in hostile.work_bombs() if "softmax" in n))
+    assert check_doc(doc).code == 3
+    doc["head"]["kernel"]["W_Q"][0][1] = 5
+    v = check_doc(doc)
+    assert v.code == 1 and v.pointer == "/head/kernel", v.render()

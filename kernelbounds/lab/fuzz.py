@@ -338,14 +338,15 @@ def _set_pointer(doc, pointer: str, value):
 
 
 def settle(doc: dict, limits=None, rounds: int = 12):
-    """Set every claimed number to what the checker derives, repeatedly, until the checker
-    accepts or rejects for a reason other than a claim: (doc, verdict, claims fixed)."""
+    """Set every claimed number (a claim, or a derived datum such as a rank certificate's
+    listed differences) to what the checker derives, repeatedly, until the checker accepts
+    or rejects for a reason other than a claimed number: (doc, verdict, numbers fixed)."""
     from ..checker import Limits
 
     limits = limits or Limits()
     for step in range(rounds + 1):
         verdict = check_bytes(canonical_json(doc).encode(), limits=limits)
-        if not (verdict.code == 1 and verdict.derived is not None and verdict.pointer.startswith("/claims/")) or step == rounds:
+        if not (verdict.code == 1 and verdict.derived is not None) or step == rounds:
             return doc, verdict, step
         doc = _set_pointer(doc, verdict.pointer, _json_value(verdict.derived))
     return doc, verdict, rounds

@@ -314,6 +314,8 @@ class Plan:
             # after W_Q^T W_K = g I is verified (and malformed entries are rejected before that)
             col = [[small_int(sized(Node(r), 0), 0, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
             g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else 0
+            if len(col[0]) == len(col[1]) and 3 * d * m * m <= 10**6 and not _is_scalar(rows, m):
+                g = 0  # not level-determined: rejected before any power is built
             read += 2 * d * m * 4 + 3 * d * m * m  # the entries and W_Q^T W_K
             entry = max(g, 1) * m * b_bits
         elif ktype == "level-expansion":
@@ -341,6 +343,13 @@ class Plan:
                 setattr(self, route, None)
             elif cost is not None:
                 self.total += cost
+
+
+def _is_scalar(rows: list[list], m: int) -> bool:
+    """Whether W_Q^T W_K = g I (for sizing only: entries that are not integers count as 0)."""
+    wq, wk = ([[small_int(x, 0, -(2**20), 2**20) for x in r] if isinstance(r, list) else [] for r in rs] for rs in rows)
+    s = [[sum(a[i] * b[j] for a, b in zip(wq, wk) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
+    return all(s[i][j] == (s[0][0] if i == j else 0) for i in range(m) for j in range(m))
 
 
 def work(doc: Node, limits: Limits) -> int:
