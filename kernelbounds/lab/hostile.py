@@ -84,6 +84,13 @@ def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
     schedules = {g: [0, g // 2, g] for g in range(4, 4097)}
     yield "lower-m4096-200-words-2-step", _bytes(words_doc(m, 3, words, schedules)), LIMIT  # low_bits linear in the level
     yield "lower-k256-huge-products", _bytes(two_block_doc(2048, 64, 256)), LIMIT  # S_k of 3 million bits
+    from pathlib import Path
+
+    committed = Path(__file__).resolve().parents[2] / "certificates" / "lower-position-independent-m24-n3.json"
+    if committed.exists():  # the committed 2576-word certificate with an (empty) listed family:
+        listed = json.loads(committed.read_text())  # the rows' chain sets alone would take gigabytes
+        listed["witness"]["inputs"] = []
+        yield "lower-m24-2576-words-listed", _bytes(listed), LIMIT
     lin = {**words_doc(4096, 64, [], {2: [0, 2]}), "code": {"linear": {"generator": [("1" * (i + 1)).ljust(4096, "0") for i in range(22)], "weight": 1}}}
     lin["witness"] = {"rule": "chains-prefix-v1"}
     lin["claims"].update(code_size=1, min_distance=1, k=256)
