@@ -352,14 +352,15 @@ def settle(doc: dict, limits=None, rounds: int = 12):
     return doc, verdict, rounds
 
 
-def _retoken(value, m_new: int):
-    """Tokens padded with zeros (or cut) to m_new bits, everywhere in a value."""
-    if isinstance(value, str) and value and set(value) <= {"0", "1"}:
+def _retoken(value, m_new: int, m_old: int):
+    """Tokens (strings of m_old characters 0/1) padded with zeros or cut to m_new bits,
+    everywhere in a value."""
+    if isinstance(value, str) and len(value) == m_old and set(value) <= {"0", "1"}:
         return (value + "0" * m_new)[:m_new]
     if isinstance(value, list):
-        return [_retoken(v, m_new) for v in value]
+        return [_retoken(v, m_new, m_old) for v in value]
     if isinstance(value, dict):
-        return {k: _retoken(v, m_new) for k, v in value.items()}
+        return {k: _retoken(v, m_new, m_old) for k, v in value.items()}
     return value
 
 
@@ -372,7 +373,7 @@ def data_mutants(doc: dict, rng: random.Random, limit: int) -> Iterator[tuple[st
         for m_new in (doc["m"] + 1, doc["m"] + 2, 2 * doc["m"], doc["m"] - 1):
             if m_new < 1:
                 continue
-            mutant = {k: (_retoken(v, m_new) if k not in ("claims", "format", "kind") else copy.deepcopy(v)) for k, v in doc.items()}
+            mutant = {k: (_retoken(v, m_new, doc["m"]) if k not in ("claims", "format", "kind") else copy.deepcopy(v)) for k, v in doc.items()}
             mutant["m"] = m_new
             _extend_per_bit_lists(mutant, m_new)
             made += 1
