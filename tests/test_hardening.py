@@ -5,7 +5,6 @@ verdict, special files are refused, both front ends behave the same, exit 5 exis
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
