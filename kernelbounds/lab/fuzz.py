@@ -4,6 +4,11 @@ the checker accepts with an independent oracle built from the generator's own co
 A mutant is *rejected* (checker exit != 0), *accepted-true* (the checker accepts and the
 oracle confirms every claim), or a *false accept* (the checker accepts a false claim: a
 soundness bug).  Mutants whose premise the oracle cannot evaluate are counted apart.
+
+The second campaign (issue 11, docs/soundness.md): ``coordinated_campaign`` changes one
+datum and then ``settle``s the claimed numbers to what the checker derives, judging every
+accept with ``lab.spec_oracle`` (written from the spec alone); ``hostile_campaign`` runs
+every file of ``lab.hostile`` in process and through the front end in a fresh process.
 """
 
 from __future__ import annotations
