@@ -98,9 +98,6 @@ def job_check_u2_m64_n5():
     return _check("construction-tensor-m64-n5.json")
 
 
-def job_check_u2_m64_n6():
-    return _check("construction-tensor-m64-n6.json")
-
 
 def job_check_u2_m16_n4():
     return _check("construction-tensor-m16-n4.json")
@@ -349,10 +346,38 @@ def job_evaluate_m24_rank64():
     return run
 
 
+def job_check_tiny():
+    """Anchor for the work-bomb row: checking a tiny valid certificate."""
+    from kernelbounds.checker import check_file
+
+    path = CERTS / "transcript-q3-s4.json"
+    return lambda: f"code {int(check_file(str(path)).code)}"
+
+
+def job_work_bombs():
+    """Every work bomb of lab/hostile.py, refused by the work estimate (issue 11: < 1 s each)."""
+    from kernelbounds.checker import check_bytes
+    from kernelbounds.lab.hostile import work_bombs
+
+    bombs = [data for _, data, _ in work_bombs()]
+
+    def run():
+        times, codes = [], set()
+        for data in bombs:
+            t0 = time.perf_counter()
+            codes.add(int(check_bytes(data).code))
+            times.append(time.perf_counter() - t0)
+        return f"{len(times)} bombs, exit codes {sorted(codes)}, slowest refusal {max(times):.3f} s"
+
+    return run
+
+
 # ----------------------------------------------------------------- the table
 
 # (job, label, target, anchor job or None, shown only with --all)
 ROWS = [
+    ("check_tiny", "check transcript-q3-s4.json (anchor for the work bombs)", "-", None, False),
+    ("work_bombs", "check: refuse every work bomb of lab/hostile.py, total", "< 1 s each", "check_tiny", False),
     ("classes_literal_m64_n4", "U2 level classes m = 64, n = 4: literal Fraction loop (anchor)", "-", None, False),
     ("classes_generator_m64_n4", "U2 level classes m = 64, n = 4: generator, integers", ">= 40x faster", "classes_literal_m64_n4", False),
     ("classes_checker_m64_n4", "U2 level classes m = 64, n = 4: checker, integers", ">= 40x faster", "classes_literal_m64_n4", False),
@@ -361,7 +386,6 @@ ROWS = [
     ("classes_m4_n3", "U2 m = 4, n = 3: by level classes", "-", "exhaustive_m4_n3", False),
     ("check_u2_m16_n4", "check construction-tensor-m16-n4.json", "< 1 s", None, False),
     ("check_u2_m64_n5", "check construction-tensor-m64-n5.json (11.2M classes)", "seconds", None, False),
-    ("check_u2_m64_n6", "check construction-tensor-m64-n6.json (131M classes)", "< 60 s", None, False),
     ("bare_fmpz_m12", "bare python-flint fmpz_mat rank, tensor m = 12 (anchor)", "-", None, False),
     ("bare_nmod_m12", "bare python-flint nmod_mat rank, tensor m = 12", "-", "bare_fmpz_m12", False),
     ("check_rank_m12", "check rank-tensor-m12.json", "<= 1.2x bare", "bare_fmpz_m12", False),

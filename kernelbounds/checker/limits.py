@@ -37,6 +37,7 @@ class Limits:
     work_budget: int = 600_000_000  # the work estimate's budget in units (about 60 s)
     max_orbit_work: int = 120_000_000  # lower bounds in the orbit form (rules/orbits.work_orbits)
     max_orbit_words: int = 4_000_000  # code words held in memory by the orbit form
+    max_parse_bytes: int = 1_200_000_000  # memory estimate for parsing the JSON text (json_memory)
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

@@ -1,9 +1,10 @@
 """Every piece of text the checker prints goes through here (docs/soundness.md, "Output").
 
 * :func:`show` formats a number cheaply whatever its size: an integer of more than
-  ``SHOWN_DIGITS`` digits becomes ``<12345 digits: 31415926535...>``, built from its bit
-  length and its leading bits (no int-to-str conversion of the whole number, so Python's
-  4300-digit limit and quadratic conversion never decide a verdict).
+  ``SHOWN_DIGITS`` digits becomes ``<12345 digits: 314159265358...>`` (the exact digit
+  count and the exact leading digits, from one short division: no int-to-str conversion
+  of the whole number, so Python's 4300-digit limit and quadratic conversion never
+  decide a verdict).
 * :func:`escape` makes any string one printable line: control characters (newlines,
   ANSI escapes), lone surrogates and other non-printable characters become ``\\xNN``,
   ``\\uNNNN`` or ``\\UNNNNNNNN``; a backslash becomes ``\\\\``.  ``Verdict.render``
@@ -22,23 +23,23 @@ MAX_SHOWN_CHARS = 2000  # any single shown value (a list, a string) is cut beyon
 
 
 def _digits(x: int) -> tuple[int, str]:
-    """(number of decimal digits, leading digits) of x > 0, from its top 64 bits.
+    """(number of decimal digits, leading PREFIX_DIGITS digits) of x > 0, both exact.
 
-    The leading digits come from a float logarithm, good to about 12 digits: they only
-    report, they never decide."""
+    A float logarithm of the top 64 bits locates the digit count within one; then
+    q = x // 10^(e) with e = that estimate - 16 has 15 to 17 digits, and x has
+    e + len(str(q)) digits beginning with those of q.  The division is linear in the size
+    of x (its quotient is short) and 10^e costs about one multiplication of x's size, so
+    no number is ever converted to a decimal string whole."""
     b = x.bit_length()
-    if b <= 190:
-        s = str(x)
-        return len(s), s[:PREFIX_DIGITS]
-    top = x >> (b - 64)
-    lg = log10(top) + (b - 64) * log10(2)
-    count = int(lg) + 1
-    lead = 10 ** (lg - int(lg) + PREFIX_DIGITS - 1)
-    return count, str(int(lead))[:PREFIX_DIGITS]
+    top = x >> max(b - 64, 0)
+    estimate = int(log10(top) + max(b - 64, 0) * log10(2)) + 1
+    e = max(estimate - 16, 0)
+    q = str(x // 10**e)
+    return e + len(q), q[:PREFIX_DIGITS]
 
 
 def show_int(x: int) -> str:
-    if x.bit_length() <= 3 * SHOWN_DIGITS:  # < about 54 digits: exact
+    if x.bit_length() <= 3 * SHOWN_DIGITS:  # at most 55 digits: shown whole
         return str(x)
     sign = "-" if x < 0 else ""
     count, lead = _digits(abs(x))

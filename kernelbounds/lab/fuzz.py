@@ -4,6 +4,11 @@ the checker accepts with an independent oracle built from the generator's own co
 A mutant is *rejected* (checker exit != 0), *accepted-true* (the checker accepts and the
 oracle confirms every claim), or a *false accept* (the checker accepts a false claim: a
 soundness bug).  Mutants whose premise the oracle cannot evaluate are counted apart.
+
+The second campaign (issue 11, docs/soundness.md): ``coordinated_campaign`` changes one
+datum and then ``settle``s the claimed numbers to what the checker derives, judging every
+accept with ``lab.spec_oracle`` (written from the spec alone); ``hostile_campaign`` runs
+every file of ``lab.hostile`` in process and through the front end in a fresh process.
 """
 
 from __future__ import annotations
@@ -404,27 +409,29 @@ def _set_pointer(doc, pointer: str, value):
 
 
 def settle(doc: dict, limits=None, rounds: int = 12):
-    """Set every claimed number to what the checker derives, repeatedly, until the checker
-    accepts or rejects for a reason other than a claim: (doc, verdict, claims fixed)."""
+    """Set every claimed number (a claim, or a derived datum such as a rank certificate's
+    listed differences) to what the checker derives, repeatedly, until the checker accepts
+    or rejects for a reason other than a claimed number: (doc, verdict, numbers fixed)."""
     from ..checker import Limits
 
     limits = limits or Limits()
     for step in range(rounds + 1):
         verdict = check_bytes(canonical_json(doc).encode(), limits=limits)
-        if not (verdict.code == 1 and verdict.derived is not None and verdict.pointer.startswith("/claims/")) or step == rounds:
+        if not (verdict.code == 1 and verdict.derived is not None) or step == rounds:
             return doc, verdict, step
         doc = _set_pointer(doc, verdict.pointer, _json_value(verdict.derived))
     return doc, verdict, rounds
 
 
-def _retoken(value, m_new: int):
-    """Tokens padded with zeros (or cut) to m_new bits, everywhere in a value."""
-    if isinstance(value, str) and value and set(value) <= {"0", "1"}:
+def _retoken(value, m_new: int, m_old: int):
+    """Tokens (strings of m_old characters 0/1) padded with zeros or cut to m_new bits,
+    everywhere in a value."""
+    if isinstance(value, str) and len(value) == m_old and set(value) <= {"0", "1"}:
         return (value + "0" * m_new)[:m_new]
     if isinstance(value, list):
-        return [_retoken(v, m_new) for v in value]
+        return [_retoken(v, m_new, m_old) for v in value]
     if isinstance(value, dict):
-        return {k: _retoken(v, m_new) for k, v in value.items()}
+        return {k: _retoken(v, m_new, m_old) for k, v in value.items()}
     return value
 
 
@@ -437,7 +444,7 @@ def data_mutants(doc: dict, rng: random.Random, limit: int) -> Iterator[tuple[st
         for m_new in (doc["m"] + 1, doc["m"] + 2, 2 * doc["m"], doc["m"] - 1):
             if m_new < 1:
                 continue
-            mutant = {k: (_retoken(v, m_new) if k not in ("claims", "format", "kind") else copy.deepcopy(v)) for k, v in doc.items()}
+            mutant = {k: (_retoken(v, m_new, doc["m"]) if k not in ("claims", "format", "kind") else copy.deepcopy(v)) for k, v in doc.items()}
             mutant["m"] = m_new
             _extend_per_bit_lists(mutant, m_new)
             made += 1
@@ -484,6 +491,7 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0)
         row["slowest_s"] = max(row["slowest_s"], time.perf_counter() - t0)
         row["tried"] += 1
         row["claims_fixed"] += fixed
+        row["coordinated"] += fixed > 0
         if verdict.code == 4:
             row["exit4"] += 1
             stats.setdefault("internal errors", []).append((doc["kind"], pointer, verdict.reason))
@@ -514,21 +522,64 @@ def hostile_campaign(folder: str | None = None) -> dict:
     from . import hostile
 
     out = Counter(files=0, unexpected=0, exit4=0, forged_lines=0)
-    out["slowest_s"], worst = 0.0, ""
+    out["slowest_s"] = 0.0
+    paths = []
     with tempfile.TemporaryDirectory() as tmp:
-        items = [(n, d, e) for n, d, e in hostile.all_items()]
-        for name, data, expected in items:
-            path = f"{folder or tmp}/{len(name)}-{out['files']}.json"
+        for name, data, expected in hostile.all_items(big=True):
+            path = f"{folder or tmp}/hostile-{out['files']}.json"
             with open(path, "wb") as fh:
                 fh.write(data)
+            del data
             t0 = time.perf_counter()
             verdict = check_file(path)
             _tally(out, name, verdict, expected, time.perf_counter() - t0)
+            paths.append(path)
         for name, path, expected in hostile.special_files(tmp):
             t0 = time.perf_counter()
             _tally(out, name, check_file(path), expected, time.perf_counter() - t0)
-    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            paths.append(path)
+        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        out.update(_front_end_pass(paths))
     return out
+
+
+VERDICT_WORDS = ("VALID ", "INVALID ", "MALFORMED ", "RESOURCE LIMIT ", "INTERNAL ERROR ")
+
+
+def _front_end_pass(paths: list[str]) -> dict:
+    """Every hostile file once more through `python -m kernelbounds.checker` in a fresh
+    process: exactly one verdict line per file, nothing on stderr (no traceback), and the
+    child's peak memory."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".hwm") as hwm:
+        # the child writes its own peak resident memory (VmHWM of its exec'd image: the
+        # fork's copy of this process's memory does not count) to a side file
+        env = dict(os.environ, KERNELBOUNDS_HWM=hwm.name)
+        proc = subprocess.run([sys.executable, "-c", _CHILD, *paths], capture_output=True, timeout=3600, env=env)
+        peak = int(open(hwm.name).read() or 0) // 1024
+    lines = proc.stdout.split(b"\n")[:-1]
+    return {
+        "front end: lines": len(lines),
+        "front end: lines not one verdict per file": abs(len(lines) - len(paths)) + sum(not ln.decode("utf-8", "replace").startswith(VERDICT_WORDS) for ln in lines),
+        "front end: stderr bytes (tracebacks)": len(proc.stderr),
+        "front end: exit code": proc.returncode,
+        "front end: child peak memory (MiB)": peak,
+    }
+
+
+_CHILD = """
+import os, sys
+from kernelbounds.checker.__main__ import main
+code = main(sys.argv[1:])
+status = open("/proc/self/status").read() if os.path.exists("/proc/self/status") else ""
+hwm = [line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")]
+open(os.environ["KERNELBOUNDS_HWM"], "w").write(hwm[0] if hwm else "0")
+sys.exit(code)
+"""
 
 
 def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
@@ -560,9 +611,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.coordinated:
         t0 = time.perf_counter()
         stats = coordinated_campaign(args.coordinated, args.seed)
-        print("| kind | coordinated mutants | accepted | confirmed true | not judged | false accepts | exit 4 | slowest verdict (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+        print("| kind | mutants tried | claims re-derived | accepted | confirmed true | not judged | false accepts | exit 4 | slowest verdict (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for kind, row in sorted((k, v) for k, v in stats.items() if isinstance(v, Counter)):
-            print(f"| {kind} | {row['tried']} | {row['accepted']} | {row['true']} | {row['not_judged']} | {row['false_accepts']} | {row['exit4']} | {row['slowest_s']:.2f} |")
+            print(f"| {kind} | {row['tried']} | {row['coordinated']} | {row['accepted']} | {row['true']} | {row['not_judged']} | {row['false_accepts']} | {row['exit4']} | {row['slowest_s']:.2f} |")
             bad += row["false_accepts"] + row["exit4"]
         for key in ("false accepts", "internal errors"):
             for item in stats.get(key, [])[:20]:
@@ -577,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {key} | {value if not isinstance(value, float) else f'{value:.2f}'} |")
         for item in out.get("unexpected files", []):
             print(f"unexpected: {item}")
-        bad += out["unexpected"] + out["exit4"] + out["forged_lines"]
+        bad += out["unexpected"] + out["exit4"] + out["forged_lines"] + out["front end: lines not one verdict per file"] + out["front end: stderr bytes (tracebacks)"]
         print(f"seconds: {time.perf_counter() - t0:.1f}")
     if args.total == 0:
         return 1 if bad else 0

@@ -317,7 +317,7 @@ def rank(doc) -> bool | None:
         ok("name" not in kern or isinstance(kern["name"], str))
         h = [rational(x) for x in kern["h"]]
         ok(len(h) == m + 1)
-        if m > 8:
+        if m > 10:
             return None
         toks = all_tokens(m)
         matrix = {(x, z): h[ip(x, z)] for x in toks for z in toks}

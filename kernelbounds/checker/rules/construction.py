@@ -13,6 +13,7 @@ Checked facts (docs/certificate-format-v1.md, "construction"):
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import combinations_with_replacement, islice
 from math import comb, lcm
@@ -355,13 +356,31 @@ def check(doc: Node, limits: Limits) -> Outcome:
 # ----------------------------------------------------------------- work estimate
 
 
+RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
+
+
+def _gram_height(kernel: dict, d: int) -> int | None:
+    """The largest height of the four Gram entries <f(a), g(b)>, computed exactly (its cost,
+    4 d Fraction products, is counted in the plan's reading work first), or None when the
+    factors are not all well-formed rationals of one dimension (check() rejects those)."""
+    vecs = [kernel.get(k) for k in ("f0", "f1", "g0", "g1")]
+    if not all(isinstance(v, list) and len(v) == d and all(isinstance(x, str) and RATIONAL_TEXT.fullmatch(x) for x in v) for v in vecs):
+        return None
+    try:
+        f0, f1, g0, g1 = ([Fraction(x) for x in v] for v in vecs)
+    except ZeroDivisionError:
+        return None
+    gram = [sum((a * b for a, b in zip(f, g)), Fraction(0)) for f in (f0, f1) for g in (g0, g1)]
+    return max(x.numerator.bit_length() + x.denominator.bit_length() for x in gram) + 2
+
+
 class Plan:
     """The work of each route, sized from the document before any work (docs/soundness.md).
 
     ``core`` is the mandatory work (reading, kernel facts, the class route C2, the rank
     formulas C4); the optional routes C3 (exhaustive) and FLINT run only when their old
     limit allows them and core + route stays within the budget (both functions decide
-    the same way).  ``entry_bits`` bounds the height of a kernel weight w(l), l <= m."""
+    the same way).  ``entry`` bounds the height (bits) of a kernel weight w(l), l <= m."""
 
     def __init__(self, doc: Node, limits: Limits):
         doc.obj({"format", "version", "kind", "construction", "m", "n", "positions", "head", "claims"})
@@ -383,14 +402,19 @@ class Plan:
             d = max(len(v) for v in vecs)
             h_gram = sum(max(v, default=64) for v in vecs) * max(d, 1)  # a sum of d products
             read += 4 * d * 4 * frac(h_gram) + sum(sum(v) for v in vecs)
-            entry = m * h_gram
+            exact = _gram_height(kernel, d) if read <= limits.work_budget else None
+            entry = m * (h_gram if exact is None else exact)
         elif ktype == "softmax-bilinear":
             b_bits = height(kernel.get("exp_beta"))
             rows = [sized(Node(kernel), k) for k in ("W_Q", "W_K")]
             rows = [r if isinstance(r, list) else [] for r in rows]
             d = max(len(rows[0]), len(rows[1]))
-            col = [[small_int(sized(Node(r), 0), 2**20, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
-            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else d * 2**40
+            # g = (W_Q^T W_K)_11 exactly, from the first column: the powers b^(g l) are built only
+            # after W_Q^T W_K = g I is verified (and malformed entries are rejected before that)
+            col = [[small_int(sized(Node(r), 0), 0, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
+            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else 0
+            if len(col[0]) == len(col[1]) and 3 * d * m * m <= 10**6 and not _is_scalar(rows, m):
+                g = 0  # not level-determined: rejected before any power is built
             read += 2 * d * m * 4 + 3 * d * m * m  # the entries and W_Q^T W_K
             entry = max(g, 1) * m * b_bits
         elif ktype == "level-expansion":
@@ -400,7 +424,9 @@ class Plan:
             entry = h_h
         h_class = entry + h_read + 64
         powers = (m + 1) ** 2 * (mul(entry) * max(entry.bit_length(), 1) + frac(h_class))
-        self.core = read + powers + classes * ((2 * n + 6) * frac(h_class) + n)
+        # route C2 in integers (worst_by_classes): per class a few additions to running sums
+        # and two products of the compared cross-multiplication, the products dominating
+        self.core = read + powers + classes * 2 * mul(h_class)
         self.m, self.n, self.entry = m, n, entry
         self.exhaustive = None
         if m <= EXHAUSTIVE_MAX_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
@@ -418,6 +444,13 @@ class Plan:
                 setattr(self, route, None)
             elif cost is not None:
                 self.total += cost
+
+
+def _is_scalar(rows: list[list], m: int) -> bool:
+    """Whether W_Q^T W_K = g I (for sizing only: entries that are not integers count as 0)."""
+    wq, wk = ([[small_int(x, 0, -(2**20), 2**20) for x in r] if isinstance(r, list) else [] for r in rs] for rs in rows)
+    s = [[sum(a[i] * b[j] for a, b in zip(wq, wk) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
+    return all(s[i][j] == (s[0][0] if i == j else 0) for i in range(m) for j in range(m))
 
 
 def work(doc: Node, limits: Limits) -> int:
