@@ -132,7 +132,7 @@ def _level_family(add, edit) -> None:
     add("incorrect", "level-family-weight-zero", edit(affine, lambda d: d.update(differences=["0"] * (d["m"] + 1))), 1, "/differences", "every g_j = 0: w(0) = 0")
     add("malformed", "level-family-version-1", edit(free, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind level-family in a file declaring version 1")
     add("malformed", "level-family-bad-basis", edit(free, lambda d: d.update(basis="power")), 2, "/basis", "an unknown feature basis")
-    add("limits", "level-family-too-many-classes", edit(free, lambda d: d.update(m=4000)), 3, "/m", "C(m+n, n) level classes over max_level_classes")
+    add("limits", "level-family-too-many-classes", edit(free, lambda d: d.update(m=4000)), 3, "", "m = 4000: the work estimate (C(m+n, n) level classes) is over work_budget")
 
 
 if __name__ == "__main__":

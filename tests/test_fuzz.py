@@ -81,7 +81,9 @@ def test_no_coordinated_mutant_is_falsely_accepted(which, rng_seed, index):
 
 
 def test_the_spec_oracle_confirms_the_seeds_and_refutes_false_claims():
-    for doc in CHEAP:
+    # the spec oracle is written from docs/certificate-format-v1.md: the v1 seeds (the v2
+    # kinds and forms are judged by lab/fuzz.oracle, the generator's independent routes)
+    for doc in (d for d in CHEAP if d["version"] == 1):
         assert judge(doc) is True, doc["kind"]
         key = {"construction": "worst_error", "lower-bound": "bound", "rank": "rank", "transcript": "bits"}[doc["kind"]]
         bad = copy.deepcopy(doc)

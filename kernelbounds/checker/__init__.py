@@ -93,7 +93,7 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
         if estimate is not None:
             work = estimate(doc, limits)
             if work > limits.work_budget:
-                raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {work // 10**7} s); nothing was checked")
+                raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {show(work // 10**7)} s); nothing was checked")
         outcome = getattr(rule, "check", rule)(doc, limits)
         if doc["version"].int() != outcome.version:
             raise Malformed("/version", f"declares version {doc['version'].int()}, but the least version that has every kind and field used is {outcome.version}")
