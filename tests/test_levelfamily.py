@@ -316,8 +316,11 @@ def test_wrong_value_dim_is_rejected_at_value_dim():
 
 
 def test_tampered_minimality_is_rejected():
-    doc = _doc("upper-nonnegative-m08-n3.json")
-    assert doc["minimality"]["refuted"]
+    doc = _doc("upper-any-m08-n3.json")
+    assert doc["minimality"]["signs"] == "any" and doc["minimality"]["refuted"]
+    negative = copy.deepcopy(doc)
+    negative["minimality"]["refuted"][0]["multipliers"][0]["y"] = "-1"
+    assert _pointer(negative) == "/minimality/refuted/0/multipliers/0/y"
     bad = copy.deepcopy(doc)
     first = bad["minimality"]["refuted"][0]["multipliers"][0]
     first["y"] = str(Fraction(first["y"]) + 1)
