@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations_with_replacement
-from math import comb
+from math import comb, gcd, lcm
 
 import numpy as np
 
@@ -342,13 +342,8 @@ def _exact_multipliers(s: System, cols, active, nonnegative: bool, nsupport: int
     if any(v < 0 for v in sol) or not any(v > 0 for v in sol[: len(active)]):
         return None
     ys = sol[: len(active)]
-    from math import lcm
-
     den = lcm(*(v.denominator for v in ys))
     ints = [int(v * den) for v in ys]
-    from math import gcd
-    from functools import reduce
-
     gg = reduce(gcd, [x for x in ints if x])
     out = [(int(active[i]), x // gg) for i, x in enumerate(ints) if x]
     return out if verify_refutation(s, cols, out, nonnegative, nsupport) else None
@@ -474,7 +469,7 @@ def least(fam: Family, m: int, n: int) -> Found:
             break
         best = improved
     target = cost(best, m)
-    refuted = [s for s in maximal_below(m, target)]
+    refuted = maximal_below(m, target)
     found = Found(fam, m, n, None, refuted_by_lp=refuted)
     for s in supports_of_cost(m, target) + [full]:  # the full support: a last resort, never silently
         if s == full and (found.unresolved or cost(full, m) != target):

@@ -189,13 +189,19 @@ def family_filename(m: int, n: int, nonnegative: bool) -> str:
     return f"upper-{'nonnegative' if nonnegative else 'any'}-m{m:02d}-n{n}.json"
 
 
+SUBSET_MAX_CLASSES = 5000  # beyond this many level classes the committed set searches the complement basis only:
+# the subset-basis free-readout search at n = 5, m = 12 (6188 classes) ran over 15 minutes, and the
+# subset basis was never better than the complement basis at any committed (m, n) with m >= 5
+
+
 def family_certificate(m: int, n: int, nonnegative: bool, prove: bool = True, processes: int = 2) -> dict:
     """The committed `level-family` certificate: the least rank over the families of U4
     (any signs, or nonnegative features), with exact minimality in its family when every
     maximal cheaper support was refuted exactly."""
     from . import levelfamily
 
-    results = levelfamily.solve_families(levelfamily.families(nonnegative=nonnegative), m, n, prove=prove, processes=processes)
+    basis = "best" if comb(m + n, n) <= SUBSET_MAX_CLASSES else "complement"
+    results = levelfamily.solve_families(levelfamily.families(basis, nonnegative=nonnegative), m, n, prove=prove, processes=processes)
     r = levelfamily.best(results)
     if r is None:
         raise ValueError(f"no level family solves m = {m}, n = {n}")
@@ -229,7 +235,8 @@ def restricted_rank(doc: dict, m: int) -> int | None:
 def best_known(m: int, n: int, search_max_m: int = 0) -> tuple[int, int]:
     """(upper bound with any features, upper bound with nonnegative features) for r*(m, n):
     committed certificates and their restriction closure, a fresh search where nothing is
-    committed and m <= search_max_m, and U2's 2^m nonnegative features."""
+    committed and m <= search_max_m (complement-basis families), and U2's 2^m nonnegative
+    features.  The any-features bound is also at most the nonnegative one."""
     from . import levelfamily
 
     out = []
@@ -237,7 +244,8 @@ def best_known(m: int, n: int, search_max_m: int = 0) -> tuple[int, int]:
         ranks = [2**m]
         ranks += [r for doc in _committed_cache(n, nonneg).values() if (r := restricted_rank(doc, m)) is not None]
         if m not in _committed_cache(n, nonneg) and m <= search_max_m and n >= 2:
-            r = levelfamily.best(levelfamily.solve_families(levelfamily.families(nonnegative=nonneg), m, n))
+            # complement basis only: the best family at every m >= 5 measured (docs/upper-bounds.md), and fast
+            r = levelfamily.best(levelfamily.solve_families(levelfamily.families("complement", nonnegative=nonneg), m, n))
             if r is not None:
                 ranks.append(r.rank)
         out.append(min(ranks))

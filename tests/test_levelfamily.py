@@ -316,8 +316,11 @@ def test_wrong_value_dim_is_rejected_at_value_dim():
 
 
 def test_tampered_minimality_is_rejected():
-    doc = _doc("upper-nonnegative-m08-n3.json")
-    assert doc["minimality"]["refuted"]
+    doc = _doc("upper-any-m08-n3.json")
+    assert doc["minimality"]["signs"] == "any" and doc["minimality"]["refuted"]
+    negative = copy.deepcopy(doc)
+    negative["minimality"]["refuted"][0]["multipliers"][0]["y"] = "-1"
+    assert _pointer(negative) == "/minimality/refuted/0/multipliers/0/y"
     bad = copy.deepcopy(doc)
     first = bad["minimality"]["refuted"][0]["multipliers"][0]
     first["y"] = str(Fraction(first["y"]) + 1)
@@ -350,3 +353,24 @@ def test_every_level_family_needs_rank_5_at_m4_n3():
     """THEORY U5 quotes 5 as the least level-family rank at m = 4, n = 3."""
     ranks = [lf.solve_family(fam, 4, 3, prove=True) for fam in ALL]
     assert min(r.rank for r in ranks if r.rank is not None) == 5 and all(r.proved for r in ranks)
+
+
+def test_work_estimate_grows_with_the_document_and_needs_no_checking():
+    from kernelbounds.checker import Limits
+    from kernelbounds.checker.jsonread import Node
+    from kernelbounds.checker.rules.levelfamily import work
+
+    small = _doc("upper-any-m08-n3.json")
+    big = copy.deepcopy(small)
+    big["m"] = 200
+    assert 0 < work(Node(small), Limits()) < work(Node(big), Limits())
+    assert work(Node({"m": "x"}), Limits()) == 1  # malformed sizes: the check itself will reject
+
+
+def test_committed_ranks_are_nondecreasing_in_m():
+    """Restriction to fewer bits keeps a construction in its family at no greater cost, so the
+    least rank of each family, and their minimum, cannot decrease as m grows."""
+    for signs in ("any", "nonnegative"):
+        for n in (3, 4, 5):
+            ranks = [json.loads(p.read_text())["claims"]["feature_rank"] for p in sorted(committed(f"upper-{signs}-m"), key=lambda p: p.name) if p.name.endswith(f"-n{n}.json")]
+            assert ranks and ranks == sorted(ranks), (signs, n, ranks)
