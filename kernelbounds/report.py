@@ -154,11 +154,12 @@ def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
     for n in sorted({r.n for r in rows}):
         own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
         xs = [r.m for r in own]
-        line = ax.plot(xs, [r.lower for r in own], marker=".", label=f"certified lower bound, n = {n}")[0]
+        lower, upper = [float(r.lower) for r in own], [float(r.upper) for r in own]  # floats: a plot only
+        line = ax.plot(xs, lower, marker=".", label=f"certified lower bound, n = {n}")[0]
         ups = [r for r in own if r.upper < 2**r.m]
         if ups:
-            ax.plot([r.m for r in ups], [r.upper for r in ups], linestyle=":", marker="x", color=line.get_color(), label=f"level-kernel upper bound, n = {n}")
-        ax.fill_between(xs, [r.lower for r in own], [r.upper for r in own], color=line.get_color(), alpha=0.12, linewidth=0, label=f"gap between the bounds, n = {n}")
+            ax.plot([r.m for r in ups], [float(r.upper) for r in ups], linestyle=":", marker="x", color=line.get_color(), label=f"level-kernel upper bound, n = {n}")
+        ax.fill_between(xs, lower, upper, color=line.get_color(), alpha=0.12, linewidth=0, label=f"gap between the bounds, n = {n}")
     ax.set_yscale("log", base=2)
     ax.yaxis.set_major_locator(LogLocator(base=2, numticks=12))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$2^{{{round(__import__('math').log2(y))}}}$" if y > 0 else ""))

@@ -2,7 +2,6 @@
 
 import doctest
 import json
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +36,7 @@ def test_module_doctests(at_root):
 
 def test_reprs_are_short_and_to_json_is_json(at_root):
     b = kb.bound(24, 3)
-    results = [b, kb.construct("tensor", 3, 3), kb.rank("tensor", 4), kb.transcript(2, 2), kb.check(b.to_certificate()), kb.upper(4, 3)]
+    results = [b, kb.construct("tensor", 3, 3), kb.rank("tensor", 4), kb.transcript(2, 2), kb.check(kb.construct("rank1", 2, 2).to_certificate()), kb.upper(4, 3)]
     head = kb.Head.from_arrays(np.ones((8, 1)), np.ones((8, 1)), np.zeros((8, 1)), (np.zeros((8, 1)), np.zeros(8)))
     results += [head, kb.evaluate(head, {"inputs": [["000", "111", "101"]]})]
     for r in results:

@@ -99,7 +99,7 @@ def test_committed_certificates_regenerate_byte_identical():
     [
         ["bound", "--m", "12", "--n", "3", "-o", "{bad}"],
         ["witness", "--m", "12", "--n", "3", "--target-rank", "3", "-o", "{bad}"],
-        ["table", "--m", "4..5", "--n", "3..3", "--plot", "{bad}"],
+        ["table", "--m", "4..5", "--n", "3..3", "--plot", "{bad}.png"],
         ["rank", "--kernel", "inner", "--m", "4", "-o", "{bad}"],
         ["transcript", "--q", "2", "--s", "1", "-o", "{bad}"],
         ["construct", "softmax", "--m", "2", "--n", "3", "-o", "{bad}"],

@@ -25,7 +25,7 @@ FIXED_ELSEWHERE = {("bound", 2), ("bound", 3), ("upper", 2), ("upper", 3)}
 
 # Cheap sub-ranges for the default suite: (command, option dest) -> largest value drawn.
 CHEAP = {
-    ("construct", "m"): 8, ("construct", "n"): 6, ("bound", "m"): 12, ("bound", "n"): 6, ("witness", "m"): 12, ("witness", "n"): 5,
+    ("construct", "m"): 8, ("construct", "n"): 6, ("bound", "m"): 12, ("bound", "n"): 6, ("witness", "m"): 10, ("witness", "n"): 4,
     ("witness", "target_rank"): 6, ("table", "m"): 6, ("table", "n"): 4, ("table", "upper_max_m"): 4,
     ("rank", "m"): 64, ("rank", "max_matrix_m"): 8, ("upper", "m"): 7, ("upper", "n"): 4, ("transcript", "q"): 4,
     ("transcript", "s"): 4, ("evaluate", "m"): 3, ("evaluate", "n"): 3, ("table", "dpi"): 60, ("evaluate", "max_seconds"): 10**7,
