@@ -151,7 +151,8 @@ def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ms = sorted({r.m for r in rows})
     ax.plot(ms, [2.0**m for m in ms], "k--", label="upper bound 2^m (U2, every n)")
-    for n in sorted({r.n for r in rows}):
+    ns_all = sorted({r.n for r in rows})
+    for n in ns_all:  # nested gaps (lower grows with n): light shades that add up to 0.3
         own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
         xs = [r.m for r in own]
         lower, upper = [float(r.lower) for r in own], [float(r.upper) for r in own]  # floats: a plot only
@@ -159,7 +160,7 @@ def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
         ups = [r for r in own if r.upper < 2**r.m]
         if ups:
             ax.plot([r.m for r in ups], [float(r.upper) for r in ups], linestyle=":", marker="x", color=line.get_color(), label=f"level-kernel upper bound, n = {n}")
-        ax.fill_between(xs, lower, upper, color=line.get_color(), alpha=0.12, linewidth=0, label=f"gap between the bounds, n = {n}")
+        ax.fill_between(xs, lower, upper, color=line.get_color(), alpha=0.3 / len(ns_all), linewidth=0, label=f"gap between the bounds, n = {n}")
     ax.set_yscale("log", base=2)
     ax.yaxis.set_major_locator(LogLocator(base=2, numticks=12))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$2^{{{round(__import__('math').log2(y))}}}$" if y > 0 else ""))
