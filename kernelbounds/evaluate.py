@@ -191,8 +191,11 @@ def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
         wq, va = h.w[q], h.value[att]
         f = np.einsum("bd,bjd->bj", wq, va) + h.b[q][:, None]
         fa = np.einsum("bd,bjd->bj", np.abs(wq), np.abs(va)) + np.abs(h.b[q])[:, None]
-    ux, xinv = np.unique(x, return_inverse=True)
-    xinv = xinv.reshape(x.shape)
+    if att is x:
+        ux, xinv = uc, cinv
+    else:
+        ux, xinv = np.unique(x, return_inverse=True)
+        xinv = xinv.reshape(x.shape)
     if len(uq) * len(ux) <= 4 * x.size + 4096:
         levels = (h.bits[uq] @ h.bits[ux].T)[qinv[:, None], xinv]
     else:
