@@ -133,7 +133,24 @@ class HeadArrays:
     bits: np.ndarray
     floatable: bool  # every entry 0 or within FLOAT_RANGE: the float pass's bound applies
 
+    def _sorted(self) -> np.ndarray:
+        """The tokens as a sorted int64 array (m <= 62), built once."""
+        cached = self.__dict__.get("_sorted_cache")
+        if cached is None:
+            cached = np.array(self.tokens, dtype=np.int64)  # self.tokens is sorted
+            object.__setattr__(self, "_sorted_cache", cached)
+        return cached
+
     def lookup(self, tokens: Sequence[int]) -> np.ndarray:
+        m = self.bits.shape[1]
+        if m <= 62:  # vectorised: the head's tokens as a sorted int64 array
+            sorted_tokens = self._sorted()
+            want = np.asarray(tokens, dtype=np.int64)
+            pos = np.minimum(np.searchsorted(sorted_tokens, want), len(sorted_tokens) - 1)
+            missing = np.flatnonzero(sorted_tokens[pos] != want)
+            if not len(missing):
+                return pos
+            tokens = [int(want[missing[0]])]
         try:
             return np.fromiter((self.index[x] for x in tokens), dtype=np.int64, count=len(tokens))
         except KeyError as exc:

@@ -157,3 +157,13 @@ def test_cli_json_evaluation_of_a_head_from_stdin(tmp_path):
     out = json.loads(r.stdout)
     assert r.returncode == 1 and out["failures"] > 0 and out["kernel_rank"] == 1 and out["certified_bound"] == 8
     assert out["first_failure"]["input"][0] in tokens and out["contradiction"] is False
+
+
+@pytest.mark.parametrize("variant", ["position-independent", "causal"])
+def test_vectorised_rows_equal_the_generic_rows(variant):
+    from kernelbounds.families import _chain_rows_numpy, _chain_rows_python
+
+    code = next(c for c in candidates(12, thorough=False) if c.name == "paley7+4")
+    lb = lowerbound.assemble(code, 3, variant)
+    for fast, slow in zip(_chain_rows_numpy(lb), _chain_rows_python(lb), strict=True):
+        assert fast[0] == slow[0] and [list(map(int, v)) for v in fast[1:]] == [list(v) for v in slow[1:]]
