@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from .. import lowerbound, upperbound
-from ._common import add_json, emit_json, positive, write_doc
+from ._common import add_json, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
@@ -23,6 +23,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    one_stdout(args)
     c = upperbound.search(args.m, args.n)
     if c is None:
         print(f"kernelbounds: no level kernel found for m = {args.m}, n = {args.n}", file=sys.stderr)
