@@ -267,6 +267,8 @@ def linear_candidates(m: int):
     """(code, weight) pairs from Golay and Reed-Muller codes that fit in m bits."""
     from .codes.linear import golay_linear, reed_muller, shortened
 
+    if m > 64:  # LinearCode packs words into 64 bits; above that only listed-word codes (issue 14)
+        return []
     codes = []
     if m >= 24:
         codes.append(golay_linear().padded(m))

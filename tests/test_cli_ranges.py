@@ -167,6 +167,13 @@ def test_table_for_small_m_gives_the_trivial_bound(args):
     assert "trivial" in out and "max()" not in err
 
 
+def test_bound_and_table_above_m_64_answer():
+    # linear codes are enumerated for m <= 64 only; above, listed-word codes still give a bound
+    for args in (["bound", "--m", "65", "--n", "3", "--json"], ["table", "--m", "65..65", "--n", "3..3", "--json"]):
+        code, out, err = run(args)
+        assert code == 0 and json.loads(out.splitlines()[0])["lower"] >= 2, err
+
+
 @pytest.mark.xfail(strict=False, reason="fixed on the issue-13 (bound) and issue-12 (upper) branches")
 @pytest.mark.parametrize("args", [["bound", "--m", "2", "--n", "3"], ["bound", "--m", "3", "--n", "3"], ["upper", "--m", "3", "--n", "3"]])
 def test_small_m_bound_and_upper_answer(args):
