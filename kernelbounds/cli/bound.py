@@ -6,7 +6,7 @@ import sys
 
 from ..lowerbound import any_certificate, best, certificate, smallest_witness, witness_count
 from ..report import bound_summary
-from ._common import VARIANTS, UserError, add_json, emit_json, positive, write_doc
+from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
@@ -39,6 +39,7 @@ def register(sub) -> None:
 
 
 def run_bound(args) -> int:
+    one_stdout(args)
     lb = best(args.m, args.n, args.variant)
     summary = bound_summary(lb)
     if args.output:
@@ -65,6 +66,7 @@ def run_bound(args) -> int:
 
 
 def run_witness(args) -> int:
+    one_stdout(args)
     lb = smallest_witness(args.m, args.n, args.target_rank, args.variant)
     if lb is None:
         print(f"kernelbounds: no candidate code certifies r >= {args.target_rank} at m = {args.m}, n = {args.n}", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..constructions import CONSTRUCTIONS, ConstructionFails, certificate
-from ._common import add_json, emit_json, positive, write_doc
+from ._common import add_json, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
@@ -24,6 +24,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    one_stdout(args)
     from ..checker import Limits
     from ..classes import class_count
 

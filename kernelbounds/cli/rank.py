@@ -6,7 +6,7 @@ import sys
 
 from .. import rank
 from ..heads import HeadError, load
-from ._common import CONTRADICTION, UserError, add_json, emit_json, positive, rationals, read_input, write_doc
+from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, positive, rationals, read_input, write_doc
 
 
 def register(sub) -> None:
@@ -29,6 +29,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    one_stdout(args)
     if args.head:
         given = [f"--{k.replace('_', '-')}" for k in ("kernel", "m", "n", "c", "h", "max_matrix_m") if getattr(args, k) is not None]
         if given:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import transcript
-from ._common import UserError, add_json, emit_json, positive, write_doc
+from ._common import UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
@@ -23,6 +23,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    one_stdout(args)
     if (args.s + 1) ** args.q > 10**6:
         raise UserError(f"(s+1)^q = {(args.s + 1) ** args.q} inputs is over the limit 10^6")
     tb = transcript.verify(args.q, args.s)

@@ -6,7 +6,7 @@ import sys
 from math import comb
 
 from .. import levelfamily, lowerbound
-from ._common import UserError, add_json, emit_json, positive, write_doc
+from ._common import UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow
 
@@ -49,6 +49,7 @@ def _family_line(r) -> str:
 
 
 def run(args) -> int:
+    one_stdout(args)
     m, n = args.m, args.n
     classes = comb(m + n, n)
     if classes > MAX_CLASSES:
