@@ -223,6 +223,8 @@ def from_tables(doc: dict) -> ExplicitHead:
 # Floats only propose; the rationalised head is checked exactly by worst_error().
 
 MEAN = 10.0  # LP scale: every weight w_q(z) >= w_min = 1 and the mean weight of each query is MEAN
+W_MAX = None  # or a number: then w_min <= w_q(z) <= W_MAX instead of the mean (a token whose
+# weight is free, like 0...0 at level 0 of every query, cannot absorb the whole mean)
 
 
 class _Template:
@@ -278,13 +280,14 @@ def _phi_step(tpl: _Template, Psi: np.ndarray, w_min: float):
     Mw, Mrest = tpl.M[:, :T], tpl.M[:, T:]
     A = hstack([csr_matrix(Mw @ Psi), Mrest]).tocsr()
     lower_w = hstack([csr_matrix(-Psi), csr_matrix((T, tpl.cols - T))])
-    a_ub = vstack([A, lower_w]).tocsr()
-    b_ub = np.concatenate([np.zeros(A.shape[0]), np.full(T, -w_min)])
+    a_ub = vstack([A, lower_w] + ([-lower_w] if W_MAX else [])).tocsr()
+    b_ub = np.concatenate([np.zeros(A.shape[0]), np.full(T, -w_min)] + ([np.full(T, W_MAX)] if W_MAX else []))
     a_eq = np.concatenate([Psi.sum(axis=0), np.zeros(tpl.cols - T)])[None, :]
     c = np.zeros(r + tpl.cols - T)
     c[-1] = -1.0
     bounds = [(None, None)] * r + [(-1e6, 1e6)] * (tpl.cols - T - 1) + [(None, 100.0)]
-    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[MEAN * T], bounds=bounds, method="highs")
+    eq = {} if W_MAX else {"A_eq": a_eq, "b_eq": [MEAN * T]}
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, bounds=bounds, method="highs", **eq)
     if res.status != 0:
         return -np.inf, None, None
     return res.x[-1], res.x[:r], res.x[r : r + T]
@@ -309,13 +312,17 @@ def _psi_step(tpls: list[_Template], Phi: np.ndarray, w_min: float, box: float =
         b_ub.append(np.zeros(tpl.M.shape[0]))
         blocks_ub.append(hstack([-lift, csr_matrix((T, int(offs[-1]) + 1))]))
         b_ub.append(np.full(T, -w_min))
+        if W_MAX:
+            blocks_ub.append(hstack([lift, csr_matrix((T, int(offs[-1]) + 1))]))
+            b_ub.append(np.full(T, W_MAX))
         blocks_eq.append(hstack([csr_matrix(np.ones((1, T))) @ lift, csr_matrix((1, int(offs[-1]) + 1))]))
         b_eq.append([MEAN * T])
     c = np.zeros(nvar)
     c[-1] = -1.0
     caps = caps if caps is not None else [box] * r  # per feature column (continuation to lower rank)
     bounds = [(0.0 if nonnegative else -caps[k], caps[k]) for _ in range(T) for k in range(r)] + [(-1e6, 1e6)] * int(offs[-1]) + [(None, 100.0)]
-    res = linprog(c, A_ub=vstack(blocks_ub).tocsr(), b_ub=np.concatenate(b_ub), A_eq=vstack(blocks_eq).tocsr(), b_eq=np.concatenate(b_eq), bounds=bounds, method="highs")
+    eq = {} if W_MAX else {"A_eq": vstack(blocks_eq).tocsr(), "b_eq": np.concatenate(b_eq)}
+    res = linprog(c, A_ub=vstack(blocks_ub).tocsr(), b_ub=np.concatenate(b_ub), bounds=bounds, method="highs", **eq)
     if res.status != 0:
         return -np.inf, None
     return res.x[-1], res.x[: T * r].reshape(T, r)
