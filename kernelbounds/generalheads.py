@@ -147,9 +147,7 @@ def value_dim(F) -> int:
     F(., z), i.e. rank [F; 1 ... 1] - 1 (exact, FLINT)."""
     import flint
 
-    from .checker.common import scale_to_ints  # a pure helper; the checker imports nothing from here
-
-    rows = [scale_to_ints(list(row))[0] for row in F] + [[1] * len(F[0])]
+    rows = [_common(list(row))[0] for row in F] + [[1] * len(F[0])]
     return flint.fmpz_mat(rows).rank() - 1
 
 
