@@ -147,9 +147,7 @@ def value_dim(F) -> int:
     F(., z), i.e. rank [F; 1 ... 1] - 1 (exact, FLINT)."""
     import flint
 
-    from .checker.common import scale_to_ints  # a pure helper; the checker imports nothing from here
-
-    rows = [scale_to_ints(list(row))[0] for row in F] + [[1] * len(F[0])]
+    rows = [_common(list(row))[0] for row in F] + [[1] * len(F[0])]
     return flint.fmpz_mat(rows).rank() - 1
 
 
@@ -223,6 +221,8 @@ def from_tables(doc: dict) -> ExplicitHead:
 # Floats only propose; the rationalised head is checked exactly by worst_error().
 
 MEAN = 10.0  # LP scale: every weight w_q(z) >= w_min = 1 and the mean weight of each query is MEAN
+W_MAX = None  # or a number: then w_min <= w_q(z) <= W_MAX instead of the mean (a token whose
+# weight is free, like 0...0 at level 0 of every query, cannot absorb the whole mean)
 
 
 class _Template:
@@ -278,19 +278,20 @@ def _phi_step(tpl: _Template, Psi: np.ndarray, w_min: float):
     Mw, Mrest = tpl.M[:, :T], tpl.M[:, T:]
     A = hstack([csr_matrix(Mw @ Psi), Mrest]).tocsr()
     lower_w = hstack([csr_matrix(-Psi), csr_matrix((T, tpl.cols - T))])
-    a_ub = vstack([A, lower_w]).tocsr()
-    b_ub = np.concatenate([np.zeros(A.shape[0]), np.full(T, -w_min)])
+    a_ub = vstack([A, lower_w] + ([-lower_w] if W_MAX else [])).tocsr()
+    b_ub = np.concatenate([np.zeros(A.shape[0]), np.full(T, -w_min)] + ([np.full(T, W_MAX)] if W_MAX else []))
     a_eq = np.concatenate([Psi.sum(axis=0), np.zeros(tpl.cols - T)])[None, :]
     c = np.zeros(r + tpl.cols - T)
     c[-1] = -1.0
     bounds = [(None, None)] * r + [(-1e6, 1e6)] * (tpl.cols - T - 1) + [(None, 100.0)]
-    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[MEAN * T], bounds=bounds, method="highs")
+    eq = {} if W_MAX else {"A_eq": a_eq, "b_eq": [MEAN * T]}
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, bounds=bounds, method="highs", **eq)
     if res.status != 0:
         return -np.inf, None, None
     return res.x[-1], res.x[:r], res.x[r : r + T]
 
 
-def _psi_step(tpls: list[_Template], Phi: np.ndarray, w_min: float, box: float = 100.0, nonnegative: bool = True):
+def _psi_step(tpls: list[_Template], Phi: np.ndarray, w_min: float, box: float = 100.0, nonnegative: bool = True, caps=None):
     """max mu over (psi, u_q, s_q) for all queries with Phi fixed: (mu, Psi)."""
     from scipy.optimize import linprog
     from scipy.sparse import csr_matrix, hstack, identity, kron, vstack
@@ -309,12 +310,17 @@ def _psi_step(tpls: list[_Template], Phi: np.ndarray, w_min: float, box: float =
         b_ub.append(np.zeros(tpl.M.shape[0]))
         blocks_ub.append(hstack([-lift, csr_matrix((T, int(offs[-1]) + 1))]))
         b_ub.append(np.full(T, -w_min))
+        if W_MAX:
+            blocks_ub.append(hstack([lift, csr_matrix((T, int(offs[-1]) + 1))]))
+            b_ub.append(np.full(T, W_MAX))
         blocks_eq.append(hstack([csr_matrix(np.ones((1, T))) @ lift, csr_matrix((1, int(offs[-1]) + 1))]))
         b_eq.append([MEAN * T])
     c = np.zeros(nvar)
     c[-1] = -1.0
-    bounds = [(0.0 if nonnegative else -box, box)] * (T * r) + [(-1e6, 1e6)] * int(offs[-1]) + [(None, 100.0)]
-    res = linprog(c, A_ub=vstack(blocks_ub).tocsr(), b_ub=np.concatenate(b_ub), A_eq=vstack(blocks_eq).tocsr(), b_eq=np.concatenate(b_eq), bounds=bounds, method="highs")
+    caps = caps if caps is not None else [box] * r  # per feature column (continuation to lower rank)
+    bounds = [(0.0 if nonnegative else -caps[k], caps[k]) for _ in range(T) for k in range(r)] + [(-1e6, 1e6)] * int(offs[-1]) + [(None, 100.0)]
+    eq = {} if W_MAX else {"A_eq": vstack(blocks_eq).tocsr(), "b_eq": np.concatenate(b_eq)}
+    res = linprog(c, A_ub=vstack(blocks_ub).tocsr(), b_ub=np.concatenate(b_ub), bounds=bounds, method="highs", **eq)
     if res.status != 0:
         return -np.inf, None
     return res.x[-1], res.x[: T * r].reshape(T, r)
@@ -369,14 +375,14 @@ class SearchResult:
     seconds: float
 
 
-def _improve(tpls, Psi, w_min, rounds, nonnegative, verbose, label):
+def _improve(tpls, Psi, w_min, rounds, nonnegative, verbose, label, caps=None):
     """Alternate the phi step (per-query LPs) and the psi step (one joint LP) while the least
     margin grows: (margin, Psi)."""
     mu, Phi, _ = margins(tpls, Psi, w_min)
     for _ in range(rounds):
         if Phi is None:
             break
-        _, Psi2 = _psi_step(tpls, Phi, w_min, box=100.0, nonnegative=nonnegative)
+        _, Psi2 = _psi_step(tpls, Phi, w_min, box=100.0, nonnegative=nonnegative, caps=caps)
         if Psi2 is None:
             break
         mu2, Phi2, _ = margins(tpls, Psi2, w_min)
@@ -425,6 +431,28 @@ def search(m: int, n: int, r: int, starts: int = 8, rounds: int = 30, seed: int 
             break
     head = rationalise(m, n, tpls, best[1], w_min) if best[0] > 0 else None
     return SearchResult(m, n, r, float(best[0]), head, done, time.perf_counter() - clock)
+
+
+def shrink_rank(m: int, n: int, Psi: np.ndarray, steps: int = 8, factor: float = 0.4, rounds: int = 6, verbose: bool = False):
+    """Continuation from a working head of rank r towards rank r-1: cap the last feature
+    column at factor^k times its start value (k = 1..steps), re-optimising psi and phi
+    under each cap, then drop the column.  Returns [(cap, least margin)] and the final
+    least margin of the rank r-1 psi (a heuristic: a positive end margin gives a head)."""
+    tpls = [_Template(q, m, n) for q in range(1 << m)]
+    Psi = Psi.copy()
+    top = float(Psi[:, -1].max())
+    trace = []
+    for k in range(1, steps + 1):
+        cap = top * factor**k
+        Psi[:, -1] = np.minimum(Psi[:, -1], cap)
+        caps = [100.0] * (Psi.shape[1] - 1) + [cap]
+        mu, Psi = _improve(tpls, Psi, 1.0, rounds, True, False, "", caps=caps)
+        trace.append((cap, mu))
+        if verbose:
+            print(f"cap {cap:.3g}: least margin {mu:.6f}", flush=True)
+    low = Psi[:, :-1]
+    mu, _, _ = margins(tpls, low)
+    return trace, mu, low
 
 
 def monomials(m: int, sets: list[tuple[int, ...]]) -> np.ndarray:

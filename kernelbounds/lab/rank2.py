@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 
 
 def _inputs(s, z3, S, n, K, u):

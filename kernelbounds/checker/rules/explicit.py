@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb
 
 from ..common import Outcome, expect_equal, rat, require_version, scale_to_ints
 from ..errors import Invalid
