@@ -171,11 +171,10 @@ def test_bound_and_table_above_m_64_answer():
         assert code == 0 and json.loads(out.splitlines()[0])["lower"] >= 2, err
 
 
-@pytest.mark.xfail(strict=False, reason="fixed on the issue-13 (bound) and issue-12 (upper) branches")
 @pytest.mark.parametrize("args", [["bound", "--m", "2", "--n", "3"], ["bound", "--m", "3", "--n", "3"], ["upper", "--m", "3", "--n", "3"]])
 def test_small_m_bound_and_upper_answer(args):
     code, out, err = run(args)
-    assert code == 0, err
+    assert code == 0 and out.strip(), err
 
 
 def test_plain_kernelbounds_prints_usage():
