@@ -19,19 +19,18 @@ from kernelbounds.heads import TableHead
 ROOT = Path(__file__).resolve().parents[1]
 SUBPARSERS = next(a for a in build_parser()._actions if a.dest == "command").choices
 
-# Crashes fixed on other branches (issue 13: bound for m <= 3; issue 12: upper for m <= 3).
-# After the merge these exit 0 and this set can be emptied.
-
 # Cheap sub-ranges for the default suite: (command, option dest) -> largest value drawn.
 CHEAP = {
     ("construct", "m"): 8, ("construct", "n"): 6, ("bound", "m"): 12, ("bound", "n"): 6, ("witness", "m"): 10, ("witness", "n"): 4,
     ("witness", "target_rank"): 6, ("table", "m"): 6, ("table", "n"): 4, ("table", "upper_max_m"): 4,
     ("rank", "m"): 64, ("rank", "max_matrix_m"): 8, ("upper", "m"): 7, ("upper", "n"): 4, ("transcript", "q"): 4,
     ("transcript", "s"): 4, ("evaluate", "m"): 3, ("evaluate", "n"): 3, ("table", "dpi"): 60, ("evaluate", "max_seconds"): 10**7,
+    ("rank-one", "m"): 4, ("rank-one", "n"): 4, ("general-head", "m"): 3, ("general-head", "n"): 3, ("general-head", "rank"): 2,
+    ("general-head", "starts"): 2,
 }
 # The whole range except where one answer takes many minutes by design (upper's LP search
 # at m > 12, witness searches beyond m = 64).
-SLOW = {("upper", "m"): 12, ("witness", "m"): 64, ("table", "upper_max_m"): 10}
+SLOW = {("upper", "m"): 12, ("witness", "m"): 64, ("table", "upper_max_m"): 10, ("general-head", "m"): 5, ("general-head", "starts"): 20, ("general-head", "rank"): 8}
 FILES = {"output", "plot", "head", "family", "files", "dir"}
 
 
