@@ -332,7 +332,7 @@ def test_bound_json_names_the_orbit_form(capsys):
 def test_table_lower_column_is_nondecreasing_in_m():
     from kernelbounds import report
 
-    rows = report.table(range(11, 15), range(3, 9, 5), workers=1)
+    rows = report.table(range(11, 15), range(3, 9, 5), jobs=1)
     for n in (3, 8):
         lows = [r.lower for r in rows if r.n == n]
         assert lows == sorted(lows)

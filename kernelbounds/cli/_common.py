@@ -147,4 +147,4 @@ def read_input(path: str) -> str:
     return read_text(path)
 def jobs_option(parser) -> None:
     """--jobs N: worker processes (default: all cores); results do not depend on N."""
-    parser.add_argument("--jobs", type=positive("--jobs", 1, 256), default=default_jobs(), metavar="N", help="worker processes (default: all cores); output does not depend on N")
+    parser.add_argument("--jobs", type=positive("--jobs", 1, 256), default=default_jobs(), metavar="N", help="worker processes, 1..256 (default: all cores); the output does not depend on N")

@@ -6,53 +6,80 @@ from __future__ import annotations
 import sys
 
 from .. import farkas, generalheads
-from ._common import positive, write_doc
+from ..certificate import rational
+from ._common import add_json, emit_json, one_stdout, positive, write_doc
+
+EXITS = "exit codes: 0 success, 1 nothing found (which proves nothing), 2 usage error or unwritable file, 3 resource limit, 4 internal error."
 
 
 def register(sub) -> None:
-    p = sub.add_parser("rank-one", help="decide rank one exactly: an explicit rank-1 head, or Farkas multipliers proving r* >= 2")
-    p.add_argument("--m", type=positive("--m", 1, 6), required=True)
-    p.add_argument("--n", type=positive("--n", 2, 8), required=True)
-    p.add_argument("-o", "--output", help="write the explicit-head or rank-one-infeasible certificate here")
+    p = sub.add_parser(
+        "rank-one",
+        help="decide rank one exactly: an explicit rank-1 head, or Farkas multipliers proving r* >= 2",
+        description="Solve the rank-one LP of THEORY U5 over the extremal inputs: a positive margin gives a rational rank-one head (an explicit-head certificate, checked on every input); none gives exact Farkas multipliers (a rank-one-infeasible certificate) that prove r*(m, n) >= 2.",
+        epilog=f"{EXITS}\nexample: kernelbounds rank-one --m 4 --n 3 -o f.json",
+    )
+    p.add_argument("--m", type=positive("--m", 1, 6), required=True, help="token bits, 1..6")
+    p.add_argument("--n", type=positive("--n", 2, 8), required=True, help="input length, 2..8")
+    p.add_argument("-o", "--output", help="write the explicit-head or rank-one-infeasible certificate here ('-' for standard output)")
+    add_json(p, "m, n, verdict (rank-one head or infeasible), worst_error or multipliers, output")
     p.set_defaults(func=run_rank_one)
 
-    p = sub.add_parser("general-head", help="search a general head of a given rank (psi by alternating LPs), certified exactly")
-    p.add_argument("--m", type=positive("--m", 1, 8), required=True)
-    p.add_argument("--n", type=positive("--n", 2, 8), required=True)
-    p.add_argument("--rank", type=positive("--rank", 1, 64), required=True)
-    p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=8)
-    p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0)
+    p = sub.add_parser(
+        "general-head",
+        help="search a general head of a given rank (psi by alternating LPs), certified exactly",
+        description="Search key features psi of rank R (random starts, alternating per-query and joint LPs, local moves); the best head with a positive least margin is rationalised and its exact worst error over every input decides (THEORY U5). Finding none proves nothing.",
+        epilog=f"{EXITS}\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json",
+    )
+    p.add_argument("--m", type=positive("--m", 1, 8), required=True, help="token bits, 1..8")
+    p.add_argument("--n", type=positive("--n", 2, 8), required=True, help="input length, 2..8")
+    p.add_argument("--rank", type=positive("--rank", 1, 64), required=True, help="feature rank R, 1..64")
+    p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=8, help="random starts, 1..10000 (default 8)")
+    p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0, help=f"random seed, 0..{2**31} (default 0)")
     p.add_argument("--signed", action="store_true", help="allow signed key features (the kernel stays nonnegative)")
-    p.add_argument("--verbose", action="store_true")
-    p.add_argument("-o", "--output", help="write the explicit-head certificate here")
+    p.add_argument("--verbose", action="store_true", help="print the search's progress on standard error")
+    p.add_argument("-o", "--output", help="write the explicit-head certificate here ('-' for standard output)")
+    add_json(p, "m, n, rank, found, worst_error, starts, seconds, output")
     p.set_defaults(func=run_general)
 
 
 def run_rank_one(args) -> int:
+    one_stdout(args)
+    say = (lambda *a, **k: None) if args.json or args.output == "-" else print
     head = farkas.rank_one_head(args.m, args.n)
     if head is not None:
         err = generalheads.worst_error(head)[0]
-        print(f"m = {args.m}, n = {args.n}: a rank-one head solves every input, worst error {err} (exact): r* = 1")
+        say(f"m = {args.m}, n = {args.n}: a rank-one head solves every input, worst error {err} (exact): r* = 1")
         if args.output:
             write_doc(generalheads.certificate(head), args.output)
+        if args.json:
+            emit_json({"m": args.m, "n": args.n, "verdict": "rank-one head", "worst_error": rational(err), "output": args.output})
         return 0
     cert = farkas.farkas(args.m, args.n)
     if cert is None:
         print(f"kernelbounds: the rank-one LP has no positive margin at m = {args.m}, n = {args.n}, but no exact Farkas certificate was found", file=sys.stderr)
         return 1
-    print(f"m = {args.m}, n = {args.n}: no rank-one head (exact Farkas combination of {len(cert.multipliers)} input inequalities): r* >= 2")
+    say(f"m = {args.m}, n = {args.n}: no rank-one head (exact Farkas combination of {len(cert.multipliers)} input inequalities): r* >= 2")
     if args.output:
         write_doc(farkas.certificate(cert), args.output)
+    if args.json:
+        emit_json({"m": args.m, "n": args.n, "verdict": "infeasible", "multipliers": len(cert.multipliers), "output": args.output})
     return 0
 
 
 def run_general(args) -> int:
+    one_stdout(args)
     res = generalheads.search(args.m, args.n, args.rank, starts=args.starts, seed=args.seed, nonnegative=not args.signed, verbose=args.verbose)
     if res.head is None:
+        if args.json:
+            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "margin": res.margin, "starts": res.starts, "seconds": round(res.seconds, 3), "output": None})
         print(f"kernelbounds: no rank-{args.rank} head found at m = {args.m}, n = {args.n} (best least margin {res.margin:.6f}, {res.starts} starts, {res.seconds:.1f} s); this proves nothing", file=sys.stderr)
         return 1
     err = generalheads.worst_error(res.head)[0]
-    print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head, worst error {err} (exact, every input): r* <= {args.rank}  ({res.starts} starts, {res.seconds:.1f} s)")
     if args.output:
         write_doc(generalheads.certificate(res.head), args.output)
+    if args.json:
+        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "worst_error": rational(err), "starts": res.starts, "seconds": round(res.seconds, 3), "output": args.output})
+    elif args.output != "-":
+        print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head, worst error {err} (exact, every input): r* <= {args.rank}  ({res.starts} starts, {res.seconds:.1f} s)")
     return 0

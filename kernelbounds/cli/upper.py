@@ -18,8 +18,8 @@ def register(sub) -> None:
         description="Search the U4 level families (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; prints the least rank found per family and writes the best as a level-family certificate (format v2).",
         epilog="exit codes: 0 success, 1 no level family solves (m, n), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds upper --m 12 --n 3 --nonnegative -o u.json",
     )
-    p.add_argument("--m", type=positive("--m", 1, 32), required=True)
-    p.add_argument("--n", type=positive("--n", 2, 8), required=True)
+    p.add_argument("--m", type=positive("--m", 1, 32), required=True, help="token bits, 1..32 (C(m+n, n) <= 20,000 level classes)")
+    p.add_argument("--n", type=positive("--n", 2, 8), required=True, help="input length, 2..8")
     p.add_argument("--basis", choices=["subset", "complement", "best"], default="best", help="feature basis (default: the better of both)")
     p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="readout: F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")
     p.add_argument("--nonnegative", action="store_true", help="only families with every g_j >= 0 (nonnegative features in the complement basis)")
