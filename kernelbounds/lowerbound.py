@@ -33,8 +33,32 @@ def placements(variant: str, n: int) -> int:
     return n - 1 if variant == "position-dependent" else 1
 
 
+class _Ranked:
+    """bound and k of an L3 rank bound (THEORY L3), for forms that carry `rank: RankBound`."""
+
+    rank: RankBound
+
+    @property
+    def bound(self) -> int:
+        return self.rank.bound
+
+    @property
+    def k(self) -> int:
+        return self.rank.k
+
+
+class _PerEntry(_Ranked):
+    """Per-entry forms (THEORY L3): the least chain product over their `products`."""
+
+    products: dict[int, int]
+
+    @property
+    def min_product(self) -> int:
+        return min(self.products)
+
+
 @dataclass(frozen=True)
-class LowerBound:
+class LowerBound(_PerEntry):
     m: int
     n: int
     variant: str
@@ -45,18 +69,6 @@ class LowerBound:
     rank: RankBound
 
     form = "per-entry"
-
-    @property
-    def min_product(self) -> int:
-        return min(self.products)
-
-    @property
-    def bound(self) -> int:
-        return self.rank.bound
-
-    @property
-    def k(self) -> int:
-        return self.rank.k
 
     @property
     def size(self) -> int:
@@ -210,7 +222,7 @@ def smallest_witness(m: int, n: int, target: int, variant: str = "position-indep
 
 
 @dataclass(frozen=True)
-class LinearLowerBound:
+class LinearLowerBound(_Ranked):
     """The uniform-form bound for the N words of weight w in a linear code (THEORY L3, L4):
     every gap is >= g = ceil(d_min/2); each pair's chain follows the schedule for g, its
     last link stretched to the pair's own gap, so P_ij >= P(g) = min_product."""
@@ -226,9 +238,6 @@ class LinearLowerBound:
     min_product: int
     rank: RankBound
 
-    @property
-    def bound(self) -> int:
-        return self.rank.bound
 
     @property
     def gap(self) -> int:
@@ -236,9 +245,6 @@ class LinearLowerBound:
 
     form = "uniform (linear code, no pairwise pass)"
 
-    @property
-    def k(self) -> int:
-        return self.rank.k
 
     def witness_count(self) -> int:
         return linear_witness_count(self)
@@ -305,7 +311,7 @@ class Orbit:
 
 
 @dataclass(frozen=True)
-class OrbitLowerBound:
+class OrbitLowerBound(_PerEntry):
     """The per-entry bound (THEORY L3) for a constant-weight code with known automorphisms,
     one gap histogram per orbit ("Rows in one orbit"); the code is the weight-w words of
     a linear code (`linear`, `weight`) or a listed code (`listed`)."""
@@ -325,18 +331,6 @@ class OrbitLowerBound:
     listed: Code | None = None
 
     form = "per-entry (orbits)"
-
-    @property
-    def bound(self) -> int:
-        return self.rank.bound
-
-    @property
-    def k(self) -> int:
-        return self.rank.k
-
-    @property
-    def min_product(self) -> int:
-        return min(self.products)
 
     @property
     def orbit_count(self) -> int:
