@@ -118,12 +118,7 @@ def assert_solves(head, family) -> None:
 
     result = evaluate(head, family)
     if result.failures:
-        inp, i, t, y = result.first_failure
-        m = getattr(head, "m", None) or max(1, max(x.bit_length() for x in inp))
-        raise AssertionError(
-            f"the head fails {result.failures} scored positions; first: position {i + 1} of "
-            f"{' '.join(to_str(x, m) for x in inp)} (target {t}, output {'undefined' if y is None else y})"
-        )
+        raise AssertionError(f"the head fails {result.failures} scored {result.failure_unit}s; first: {result.first_failure}")
 
 
 def assert_bound_respected(head, m: int, n: int, variant: str = "position-independent") -> None:

@@ -9,38 +9,48 @@ from ..heads import evaluate as ev
 from ..bits import to_str
 from ..heads.inputs import FamilyError, load_family
 from ..heads.tables import HeadError, load
-from ._common import CONTRADICTION, UserError, add_json, emit_json, positive, read_input
+from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, positive, read_input, write_doc
 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
 certificate's witness family (streamed: the m = 24, n = 3 family has 13,279,280 inputs),
-an {"inputs": [...], "scored": "first"|"last"|"all"} file, or every input of length --n
-over {0,1}^--m (every position).  Large families take a float pass with a rigorous
-error bound and an exact re-check of every undecided position (docs/api.md)."""
+an {"inputs": [...], "scored": "first"|"last"|"all"} file, or --all: every input of
+length --n over {0,1}^--m at every position, decided through the extremal inputs
+(q, a, b, ..., b) without listing the 2^(m n) inputs (docs/api.md, "Every input").  Large
+families take a float pass with a rigorous error bound and exact re-checks of every
+undecided position or class, so exact arithmetic decides.  A head that solves every input
+can be written as an explicit-head certificate (-o FILE; `kernelbounds check` verifies it);
+a failing head gets its worst input and the THEORY L1 explanation."""
 
 EPILOG = """exit codes: 0 the head solves the family, 1 it fails some scored position,
 2 usage or malformed file, 3 estimated time over --max-seconds, 4 internal error,
 5 the head contradicts the certified bound (keep the head file and report it).
-example: kernelbounds evaluate --head head.json --family certificates/witness-m24-n3-r8.json --json"""
+examples: kernelbounds evaluate --head head.json --family certificates/witness-m24-n3-r8.json --json
+          kernelbounds evaluate --all --m 8 --n 3 --head head.json -o head-cert.json"""
 
 
 def register(sub) -> None:
-    p = sub.add_parser("evaluate", help="evaluate a head exactly on a witness family or on all inputs", description=HELP, epilog=EPILOG)
+    p = sub.add_parser("evaluate", help="evaluate a head exactly on a witness family or on every input", description=HELP, epilog=EPILOG)
     p.add_argument("--head", help="head file, '-' for standard input (required unless --list-tokens)")
     p.add_argument("--family", help="a lower-bound certificate or {\"inputs\": [...]} file ('-' for standard input)")
-    p.add_argument("--m", type=positive("--m", 1, 20), help="with --n: every input over {0,1}^m (1..20, 2^(m n) <= 2^20)")
-    p.add_argument("--n", type=positive("--n", 1, 20), help="input length for --m (1..20)")
+    p.add_argument("--all", action="store_true", help="every input of length --n over {0,1}^--m, every position (the extremal route)")
+    p.add_argument("--m", type=positive("--m", 1, 16), help="with --all: token bits, 1..16 (the route costs about 4^m (m + 1) steps)")
+    p.add_argument("--n", type=positive("--n", 1, 64), help="with --all: input length, 1..64")
     p.add_argument("--list-tokens", action="store_true", help="print the tokens the family needs (one per line, bit i = character i) and stop")
     route = p.add_mutually_exclusive_group()
-    route.add_argument("--exact", action="store_true", help="exact arithmetic at every position (default for families of <= 20,000 inputs)")
+    route.add_argument("--exact", action="store_true", help="exact arithmetic at every position or class (default for families of <= 20,000 inputs and for --all with m <= 5)")
     route.add_argument("--float-pass", action="store_true", help="float pass with exact re-checks even for small families")
+    p.add_argument("-o", "--output", help="with --all: write the explicit-head certificate of a head that solves every input ('-' for standard output); m <= 8")
     p.add_argument("--max-seconds", type=positive("--max-seconds", 1, 10**7), default=3600, help="refuse (exit 3) when the estimated time is above this many seconds, 1..10^7 (default 3600)")
-    add_json(p, "the evaluation")
+    add_json(p, "the evaluation (the same object as the Python API's Evaluation.to_json(), plus output)")
     p.set_defaults(func=run)
 
 
 def _family(args):
-    if args.family and (args.m is not None or args.n is not None):
-        raise UserError("--m/--n describe all inputs of {0,1}^m; with --family the family gives m and n: drop them")
+    given = args.m is not None or args.n is not None
+    if args.family and (given or args.all):
+        raise UserError("--all/--m/--n describe every input of {0,1}^m; with --family the family gives m and n: drop them")
+    if args.output and not args.all:
+        raise UserError("-o writes the certificate of a head that solves every input: it needs --all --m M --n N")
     if args.family:
         try:
             doc = json.loads(read_input(args.family))
@@ -52,19 +62,15 @@ def _family(args):
             raise UserError(f"{args.family}: {exc}") from None
         return family, f"the {family.size}-input family {args.family}"
     if args.m is None or args.n is None:
-        raise UserError("give --family FILE or both --m and --n")
-    if 2 ** (args.m * args.n) > 2**20:
-        raise UserError(f"2^(m n) = 2^{args.m * args.n} inputs is over the limit 2^20")
-    from itertools import product
-
+        raise UserError("give --family FILE, or --all with --m and --n")
     from ..heads.inputs import Family
 
-    inputs = tuple(product(range(2**args.m), repeat=args.n))
-    family = Family(args.m, args.n, "all", len(inputs), None, _listed=inputs)
-    return family, f"all {len(inputs)} inputs of length {args.n} over {{0,1}}^{args.m}, every position"
+    family = Family.all(args.m, args.n)
+    return family, f"all 2^{args.m * args.n} inputs of length {args.n} over {{0,1}}^{args.m}, every position"
 
 
 def run(args) -> int:
+    one_stdout(args)
     family, what = _family(args)
     if args.list_tokens:
         tokens = [to_str(x, family.m) for x in family.tokens()]
@@ -80,47 +86,58 @@ def run(args) -> int:
     except HeadError as exc:
         raise UserError(f"{args.head}: {exc}") from None
     if head.m != family.m:
-        raise UserError(f"the family's tokens have m = {family.m} bits, the head's m = {head.m}")
+        raise UserError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}")
     exact = True if args.exact else (False if args.float_pass else None)
-    route_exact = exact if exact is not None else family.size <= 20_000
+    route_exact = exact if exact is not None else (family.m <= 5 if family.everything else family.size <= 20_000)
     estimate = ev.estimate_seconds(family, head, exact=route_exact)
     if estimate > args.max_seconds:
-        print(f"kernelbounds: evaluating {family.size} inputs would take about {estimate:.0f} s, over --max-seconds {args.max_seconds}", file=sys.stderr)
+        print(f"kernelbounds: evaluating {what} would take about {estimate:.0f} s, over --max-seconds {args.max_seconds}", file=sys.stderr)
         return 3
     if estimate > 10:
-        print(f"kernelbounds: evaluating {family.size} inputs ({'exact' if route_exact else 'float pass + exact re-checks'}), about {estimate:.0f} s", file=sys.stderr)
+        print(f"kernelbounds: evaluating {what} ({'exact' if route_exact else 'float pass + exact re-checks'}), about {estimate:.0f} s", file=sys.stderr)
     try:
         result = ev.evaluate_family(head, family, exact=exact)
     except HeadError as exc:
         raise UserError(str(exc)) from None
-    cert = family.certificate
-    bound = cert["claims"]["bound"] if cert is not None and "claims" in cert else None
-    contradiction = bound is not None and result.kernel_rank < bound and result.failures == 0 and result.negative_weights == 0
-    violations = ev.l1_violations(head, cert) if bound is not None and result.kernel_rank < bound and not contradiction else []
+    written = _write_certificate(result, args.output) if args.output else None
     if args.json:
-        out = result.to_json()
-        out.update(head_rank=head.rank, certified_bound=bound, contradiction=contradiction, l1_violations=violations, seconds=round(result.seconds, 3))
-        emit_json(out)
+        emit_json({**result.to_json(), "output": args.output})
     else:
-        _print(result, head, what, bound, violations)
-    if contradiction:
+        _print(result, what, written)
+    if result.contradiction:
         print("kernelbounds: THIS HEAD CONTRADICTS THE CERTIFIED BOUND: keep the head file and report it", file=sys.stderr)
         return CONTRADICTION
-    return 0 if result.failures == 0 else 1
+    return 0 if result.solves else 1
 
 
-def _print(result, head, what, bound, violations) -> None:
+def _write_certificate(result, output: str) -> str:
+    """Write the explicit-head certificate (a one-line note), or say why there is none."""
+    try:
+        doc = result.to_certificate()
+    except ValueError as exc:
+        print(f"kernelbounds: no certificate written: {exc}", file=sys.stderr)
+        return f"no certificate: {exc}"
+    write_doc(doc, output)
+    return f"certificate: {output} (explicit-head; `kernelbounds check {output}` verifies it)"
+
+
+def _print(result, what, written) -> None:
     worst = "undefined (a denominator is <= 0)" if result.worst_error is None else f"{result.worst_error} (~{float(result.worst_error):.4f})"
-    print(f"head of feature rank {head.rank} on {what}")
-    print(f"  worst error {worst}; {result.failures} failing scored positions")
-    if result.method != "exact":
+    unit = "classes (query, least level)" if result.failure_unit == "class" else "scored positions"
+    print(f"head of feature rank {result.head_rank} on {what}")
+    print(f"  {'solves' if result.solves else 'FAILS'}: worst error {worst}; {result.failures} failing {unit}")
+    if result.worst_input is not None:
+        print(f"  worst input: {result.worst_input}")
+    if result.method == "float+exact":
         print(f"  route: float pass with error bound, {result.rechecked} positions re-checked exactly; every error <= {result.worst_error_bound:.6g}; {result.seconds:.1f} s")
+    elif result.method.startswith("extremal"):
+        print(f"  route: extremal inputs (q, a, b, ..., b) per (query, least level) class, {result.rechecked} classes decided with exact integers; {result.seconds:.1f} s")
     print(f"  exact kernel rank on the {result.tokens} tokens involved: {result.kernel_rank}; negative kernel values: {result.negative_weights}")
-    if result.first_failure:
-        inp, i, t, y = result.first_failure
-        shown = "undefined" if y is None else f"{y} (~{float(y):.4f})"
-        print(f"  first failing input (position {i + 1}, target {t}, output {shown}): {' '.join(to_str(x, head.m) for x in inp)}")
-    if bound is not None:
-        print(f"  certified bound for this family: r >= {bound}")
-        for line in violations:
-            print(f"  {line}")
+    if result.first_failure is not None:
+        print(f"  first failing input: {result.first_failure}")
+    if result.certified_bound is not None:
+        print(f"  certified bound for this family: r >= {result.certified_bound}")
+    for line in result.l1_violations:
+        print(f"  {line}")
+    if written:
+        print(f"  {written}")

@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from math import lcm
 
@@ -50,6 +51,7 @@ from ..model import min_ip_target
 HALF = Fraction(1, 2)
 U = 2.0**-53
 FLOAT_RANGE = (2.0**-200, 2.0**200)
+CERTIFICATE_MAX_M = 8  # explicit-head certificates: the checker recomputes the value dimension up to m = 8
 EXACT_RATE = 2e5  # exact (Fraction) multiply-adds per second, for the work estimate
 FLOAT_RATE = 2e8  # float multiply-adds per second, for the work estimate
 
@@ -60,34 +62,86 @@ def gamma(k: int) -> float:
 
 
 @dataclass(frozen=True)
-class Evaluation:
-    """The result of evaluating a head on a family (field names as in ``evaluate --json``).
+class Counterexample:
+    """One scored position of one input: ``input`` as int tokens (the Python convention of
+    docs/api.md, "Tokens"), ``position`` counted from 1 (x_1 .. x_n, THEORY §1, as in JSON
+    and the CLI), the target t and the exact output y (None: denominator <= 0)."""
 
-    ``worst_error`` is exact: the largest exact error among the positions checked exactly
-    (always including the float-worst one; every position on the exact route);
-    ``worst_error_bound`` is a float upper bound on the error of every position
-    (None on the exact route, where ``worst_error`` is the maximum itself).
+    input: tuple[int, ...]
+    position: int
+    target: int
+    output: Fraction | None
+    m: int = field(repr=False)
+
+    @property
+    def error(self) -> Fraction | None:
+        """|y - t| exactly (None when the output is undefined)."""
+        return None if self.output is None else abs(self.output - self.target)
+
+    def strings(self) -> list[str]:
+        return [to_str(x, self.m) for x in self.input]
+
+    def __str__(self) -> str:
+        y = "undefined" if self.output is None else f"~{float(self.output):.6g}"
+        return f"position {self.position} of {' '.join(self.strings())}: target {self.target}, output {y}"
+
+    def to_json(self) -> dict:
+        from ..certificate import rational
+
+        err = self.error
+        return {
+            "input": self.strings(),
+            "position": self.position,
+            "target": self.target,
+            "output": None if self.output is None else rational(self.output),
+            "error": None if err is None else rational(err),
+        }
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of evaluating a head on a family; ``to_json()`` is exactly the object that
+    ``kernelbounds evaluate --json`` prints (docs/api.md, "One result shape").
+
+    ``worst_error`` is exact: on the extremal route (every input, ``Family.all``) and the
+    exact route it is the maximum over every scored position; on the float route it is the
+    largest exact error among the positions checked exactly (always including the
+    float-worst one) and ``worst_error_bound`` bounds every position's error.
+    ``worst_input`` attains ``worst_error``; ``first_failure`` is the first failing position
+    (family order; on the extremal route the failing input of the least failing class).
+    ``failures`` counts failing scored positions, or on the extremal route failing classes
+    (query token, least level): ``failure_unit`` says which.
     """
 
     inputs: int
     positions: int
     worst_error: Fraction | None  # None: some output is undefined
     failures: int
-    first_failure: tuple | None = field(repr=False)  # (input, position, target, output or None)
+    first_failure: Counterexample | None
     kernel_rank: int
     tokens: int
     negative_weights: int
     rechecked: int = 0
     worst_error_bound: float | None = None
     method: str = "exact"
-    seconds: float = field(default=0.0, repr=False, compare=False)
-    m: int = field(default=0, repr=False)
+    seconds: float = field(default=0.0, compare=False)
+    m: int = 0
+    n: int = 0
+    head_rank: int = 0
+    worst_input: Counterexample | None = None
+    failure_unit: str = "position"
+    certified_bound: int | None = None
+    contradiction: bool = False
+    l1_violations: tuple[str, ...] = ()
+    _certificate: object = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         worst = "undefined" if self.worst_error is None else f"{float(self.worst_error):.6g}"
+        first = "None" if self.first_failure is None else repr(str(self.first_failure))
+        unit = " classes" if self.failure_unit == "class" and self.failures else ""
         return (
-            f"Evaluation(inputs={self.inputs}, failures={self.failures}, worst_error={worst}, "
-            f"kernel_rank={self.kernel_rank}, tokens={self.tokens}, method={self.method!r})"
+            f"Evaluation(solves={self.solves}, worst_error={worst}, first_failure={first}, "
+            f"inputs={self.inputs}, failures={self.failures}{unit}, kernel_rank={self.kernel_rank}, method={self.method!r})"
         )
 
     @property
@@ -97,25 +151,37 @@ class Evaluation:
     def to_json(self) -> dict:
         from ..certificate import rational
 
-        out = {
+        return {
+            "m": self.m,
+            "n": self.n,
             "inputs": self.inputs,
             "positions": self.positions,
             "failures": self.failures,
+            "failure_unit": self.failure_unit,
             "solves": self.solves,
             "worst_error": None if self.worst_error is None else rational(self.worst_error),
             "worst_error_float": None if self.worst_error is None else float(self.worst_error),
             "worst_error_bound": self.worst_error_bound,
+            "worst_input": None if self.worst_input is None else self.worst_input.to_json(),
+            "first_failure": None if self.first_failure is None else self.first_failure.to_json(),
             "kernel_rank": self.kernel_rank,
+            "head_rank": self.head_rank,
             "tokens": self.tokens,
             "negative_weights": self.negative_weights,
             "rechecked": self.rechecked,
             "method": self.method,
-            "first_failure": None,
+            "certified_bound": self.certified_bound,
+            "contradiction": self.contradiction,
+            "l1_violations": list(self.l1_violations),
+            "seconds": round(self.seconds, 3),
         }
-        if self.first_failure:
-            inp, i, t, y = self.first_failure
-            out["first_failure"] = {"position": i + 1, "target": t, "output": None if y is None else rational(y), "input": [to_str(x, self.m) for x in inp]}
-        return out
+
+    def to_certificate(self) -> dict:
+        """The explicit-head certificate of a head that solves every input (``Family.all``;
+        docs/certificate-format-v2.md, "explicit-head"); ValueError says why there is none."""
+        if not callable(self._certificate):
+            raise ValueError(self._certificate or "this evaluation has no certificate")
+        return self._certificate()
 
 
 # ------------------------------------------------------------------ the head as arrays
@@ -250,33 +316,68 @@ def estimate_seconds(family: Family, head: TableHead, exact: bool = False) -> fl
     """A rough duration, from the family's size (counted, not expanded) and the head's sizes."""
     r = head.rank
     dv = len(next(iter(head.value.values())))
+    if family.everything:  # the extremal route: 4^m (m + 1) class terms, a few passes
+        T = 2**family.m
+        per = (r + dv) / 8 + (family.m + 1) * (2 if exact else 60)
+        return T * T * per / (EXACT_RATE if exact else FLOAT_RATE)
     per = family.n * (r + dv + family.m) * len(family.positions())
     ops = family.size * per
     return ops / (EXACT_RATE if exact else FLOAT_RATE) + family.size * 1e-6
 
 
 def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True) -> Evaluation:
-    """Evaluate a head on every scored position of a family, streaming its blocks.
+    """Evaluate a head on every scored position of a family, streaming its blocks; every
+    input of ``Family.all(m, n)`` through the extremal route (:mod:`.extremal`).
 
     exact=None (the default) takes the exact route for families of at most 20,000
-    inputs and the float pass plus exact re-checks above; True or False force a route.
+    inputs (for Family.all: m <= 5) and the float pass plus exact re-checks above; True or
+    False force a route.
     """
-    from ..progress import bar
-
+    if head.m != family.m:
+        raise HeadError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}: build the head for m = {family.m}")
     start = time.perf_counter()
     h = head_arrays(head)
+    if family.everything:
+        return _evaluate_all(head, h, family, exact, start)
     if exact is None:
         exact = family.size <= 20_000
     use_float = h.floatable and not exact
+    facts = _listed_pass(head, h, family, use_float)
     kh = head.kernel_head(family.causal)
-    positions = family.positions()
+    first = _nth_input(family, h, facts["first_key"], kh) if facts["first_key"] is not None else None
+    worst_in = _nth_input(family, h, facts["worst_key"], kh) if facts["worst_key"] is not None else None
+    rows = np.flatnonzero(facts["seen"])
+    worst_out, bound = facts["worst"], facts["bound"]
+    result = Evaluation(
+        inputs=facts["count"],
+        positions=facts["count"] * len(family.positions()),
+        worst_error=worst_out,
+        failures=facts["failures"],
+        first_failure=first,
+        kernel_rank=kernel_rank(head, [h.tokens[k] for k in rows]),
+        tokens=len(rows),
+        negative_weights=negative_weights(head, h, rows),
+        rechecked=facts["rechecked"],
+        worst_error_bound=(max(bound, float(worst_out)) if worst_out is not None else None) if use_float else None,
+        method="float+exact" if use_float else "exact",
+        m=head.m,
+        n=family.n,
+        head_rank=head.rank,
+        worst_input=worst_in,
+    )
+    return _with_verdict(head, family, result, start)
+
+
+def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool) -> dict:
+    """Every scored position of a streamed family: the float pass with its bound where it
+    applies, Fractions for the rest (module docstring)."""
+    from ..progress import bar
+
+    kh = head.kernel_head(family.causal)
     seen = np.zeros(len(h.tokens), dtype=bool)
-    failures, rechecked = 0, 0
-    first_key = None  # (input number, position) of the first failing scored position
-    worst = Fraction(0)
-    undefined = False
-    bound = 0.0
-    count = 0
+    failures, rechecked, count = 0, 0, 0
+    first_key = worst_key = None  # (input number, position) of the first failing / the worst position
+    worst, undefined, bound = Fraction(0), False, 0.0
 
     def exact_error(inp: tuple[int, ...], i: int) -> Fraction | None:
         y = kh.output(inp, i)
@@ -288,21 +389,19 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
     with bar(family.size, "evaluate", "input") as progress_bar:
         for tokens, x in family.blocks(h.lookup):
             seen[x.ravel()] = True
-            for i in positions:
+            for pos in family.positions():
+                i = pos - 1
                 if use_float:
                     err, rho, status, _ = float_pass(h, x, i, family.causal)
                     bad = np.flatnonzero(status == 1)
                     failures += len(bad)
                     if len(bad):
-                        first_key = earliest((count + int(bad[0]), i))
+                        first_key = earliest((count + int(bad[0]), pos))
                     check = set(np.flatnonzero(status == 2).tolist())
                     finite = np.where(np.isnan(err), -1.0, err)
                     top = int(np.argmax(finite))
                     check.add(top)  # the float-worst position, always exactly
-                    if np.isfinite(rho[top]):
-                        bound = max(bound, float(finite[top] + rho[top]))
-                    else:
-                        bound = float("inf")
+                    bound = max(bound, float(finite[top] + rho[top])) if np.isfinite(rho[top]) else float("inf")
                 else:
                     status, check = None, range(len(x))
                 for b in sorted(check):
@@ -310,37 +409,111 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
                     rechecked += 1
                     if e is None:
                         undefined = True
-                    elif e > worst:
-                        worst = e
+                    elif worst_key is None or e > worst:
+                        worst, worst_key = e, (count + b, pos)
                     if e is None or e >= HALF:
                         if status is None or status[b] != 1:
                             failures += 1
-                        first_key = earliest((count + b, i))
+                        first_key = earliest((count + b, pos))
                     elif status is not None and status[b] == 1:  # never happens if the bound is sound
                         raise ArithmeticError(f"the float bound misjudged input {count + b}: report this")
             count += len(x)
             progress_bar.update(len(x))
-    first = None
-    if first_key is not None:
-        first = _nth_input(family, h, first_key, kh)
-    family_tokens = [h.tokens[k] for k in np.flatnonzero(seen)]
-    negative = negative_weights(head, h, np.flatnonzero(seen))
-    worst_out = None if undefined else worst
-    return Evaluation(
-        inputs=count,
-        positions=count * len(positions),
-        worst_error=worst_out,
-        failures=failures,
-        first_failure=first,
-        kernel_rank=kernel_rank(head, family_tokens),
-        tokens=len(family_tokens),
-        negative_weights=negative,
-        rechecked=rechecked,
-        worst_error_bound=(max(bound, float(worst_out)) if worst_out is not None else None) if use_float else None,
-        method="float+exact" if use_float else "exact",
-        seconds=time.perf_counter() - start,
-        m=head.m,
+    return {"count": count, "failures": failures, "rechecked": rechecked, "first_key": first_key, "worst_key": worst_key,
+            "worst": None if undefined else worst, "bound": bound, "seen": seen}
+
+
+def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | None, start: float) -> Evaluation:
+    """Every position of every input of length n over {0,1}^m: the extremal route."""
+    from . import extremal
+
+    m, n = family.m, family.n
+    if exact is None:
+        exact = m <= 5
+    out = extremal.evaluate_all(head, h, m, n, exact=exact)
+    kh = head.kernel_head()
+
+    def shown(found):
+        if found is None:
+            return None
+        inp = found.input
+        return Counterexample(inp, 1, min_ip_target(inp, 0), kh.output(inp, 0), m)
+
+    result = Evaluation(
+        inputs=family.size,
+        positions=family.size * n,
+        worst_error=out.worst_error,
+        failures=out.failures,
+        first_failure=shown(out.first_failure),
+        kernel_rank=kernel_rank(head, list(range(2**m))),
+        tokens=2**m,
+        negative_weights=negative_weights(head, h, np.arange(2**m)),
+        rechecked=out.rechecked,
+        method=out.method,
+        m=m,
+        n=n,
+        head_rank=head.rank,
+        worst_input=shown(out.worst if out.undefined is None else out.undefined),
+        failure_unit="position" if n == 1 else "class",
     )
+    return _with_verdict(head, family, result, start)
+
+
+def certified_bound(family: Family) -> int | None:
+    """The lower bound the family certifies: the certificate's claim, or for every input
+    the best certified bound at (m, n) (any head solving every input solves its witness
+    family, THEORY L4)."""
+    cert = family.certificate
+    if cert is not None and "claims" in cert:
+        return cert["claims"]["bound"]
+    if family.everything and family.n >= 3:
+        return _code_bound(family.m, family.n)
+    return None
+
+
+@lru_cache(maxsize=64)
+def _code_bound(m: int, n: int) -> int:
+    """The best code bound (THEORY L4) found by the quick search at (m, n)."""
+    from ..lowerbounds.assemble import best
+
+    return best(m, n, thorough=False).bound
+
+
+def _with_verdict(head: TableHead, family: Family, result: Evaluation, start: float) -> Evaluation:
+    """The verdict facts: the certified bound, a contradiction of it (exit 5), the L1
+    explanation of a failure, the certificate of a head that solves every input."""
+    from dataclasses import replace
+
+    bound = certified_bound(family)
+    below = bound is not None and result.kernel_rank < bound
+    contradiction = below and result.solves and result.negative_weights == 0
+    violations: list[str] = []
+    if family.everything and not result.solves:
+        from .explain import l1_explanation
+
+        violations = l1_explanation(head, result)
+    elif family.certificate is not None and below and not contradiction:
+        violations = l1_violations(head, family.certificate)
+    return replace(
+        result, certified_bound=bound, contradiction=contradiction, l1_violations=tuple(violations),
+        _certificate=_certificate_maker(head, family, result), seconds=time.perf_counter() - start,
+    )
+
+
+def _certificate_maker(head: TableHead, family: Family, result: Evaluation):
+    """A callable writing the explicit-head certificate, or the reason there is none."""
+    if not family.everything:
+        return "only an evaluation on every input (Family.all) proves that a head solves length n"
+    if not result.solves:
+        return f"the head does not solve every input ({result.failures} failing {result.failure_unit}es): no certificate"
+    if result.negative_weights:
+        return f"the kernel takes {result.negative_weights} negative values: outside the class of THEORY §1, no certificate"
+    if family.n < 2 or family.m > CERTIFICATE_MAX_M:
+        return f"explicit-head certificates are written for n >= 2 and m <= {CERTIFICATE_MAX_M} (a readout table of 4^m entries)"
+    from .extremal import certificate
+
+    found = result.worst_input
+    return lambda: certificate(head, family.m, family.n, result.worst_error, found.input[0], found.input[1:])
 
 
 def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = False, exact: bool | None = None) -> Evaluation:
@@ -356,14 +529,14 @@ def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = Fal
     return evaluate_family(head, family, exact=exact)
 
 
-def _nth_input(family: Family, h: HeadArrays, key, kh):
-    """(input, position, target, output) of input number key[0] at position key[1]."""
-    number, i = key
+def _nth_input(family: Family, h: HeadArrays, key, kh) -> Counterexample:
+    """Input number key[0] of the family at position key[1] (counted from 1), exactly."""
+    number, pos = key
     seen = 0
     for _, x in family.blocks(h.lookup):
         if number < seen + len(x):
             inp = tuple(h.tokens[k] for k in x[number - seen])
-            return inp, i, min_ip_target(inp, i), kh.output(inp, i)
+            return Counterexample(inp, pos, min_ip_target(inp, pos - 1), kh.output(inp, pos - 1), h.bits.shape[1])
         seen += len(x)
     raise IndexError(number)
 

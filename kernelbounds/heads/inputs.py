@@ -22,6 +22,7 @@ from ..bits import comp, from_str
 
 SCORED = ("first", "last", "all")
 MAX_INPUTS = 10**9  # families larger than this are refused before any expansion
+ALL_MAX_M, ALL_MAX_N = 16, 64  # Family.all: the extremal route costs 4^m (m + 1), any n
 
 
 class FamilyError(ValueError):
@@ -43,17 +44,30 @@ class Family:
     certificate: dict | None = field(default=None, repr=False, compare=False)
     _listed: tuple | None = field(default=None, repr=False, compare=False)
     _bound: object = field(default=None, repr=False, compare=False)
+    everything: bool = field(default=False, repr=False)
 
     def __repr__(self) -> str:
+        if self.everything:
+            return f"Family.all(m={self.m}, n={self.n})"
         return f"Family(m={self.m}, n={self.n}, scored={self.scored!r}, size={self.size})"
+
+    @classmethod
+    def all(cls, m: int, n: int) -> Family:
+        """Every input of length n over {0,1}^m, every position scored: 2^(m n) inputs,
+        counted and never listed; a head is evaluated on them through the extremal route
+        (kernelbounds.heads.extremal; docs/api.md, "Every input")."""
+        for name, value, hi in (("m", m, ALL_MAX_M), ("n", n, ALL_MAX_N)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
+                raise FamilyError(f"Family.all: {name} must be an integer 1..{hi}, got {value!r}")
+        return cls(m, n, "all", 2 ** (m * n), None, everything=True)
 
     @property
     def causal(self) -> bool:
         return bool(self.certificate and self.certificate.get("variant") == "causal")
 
     def positions(self) -> list[int]:
-        """The scored positions (0-based) of every input."""
-        return {"first": [0], "last": [self.n - 1], "all": list(range(self.n))}[self.scored]
+        """The scored positions of every input, counted from 1 (x_1 .. x_n, THEORY §1)."""
+        return {"first": [1], "last": [self.n], "all": list(range(1, self.n + 1))}[self.scored]
 
     def rows(self) -> Iterator[list[tuple[int, ...]]]:
         """The inputs as tuples of int tokens, one list per block (small families)."""
@@ -70,17 +84,33 @@ class Family:
         ``index`` maps a list of int tokens to integers (e.g. rows of a head's tables);
         it may raise for a token it does not know.
         """
-        if self._listed is not None:
+        if self.everything:
+            yield from _all_blocks(self.m, self.n, index)
+        elif self._listed is not None:
             yield from _listed_blocks(self._listed, index)
         else:
             yield from _chain_blocks(self._bound, index)
 
     def tokens(self) -> list[int]:
         """The sorted tokens of the family: the tokens a head must define to be evaluated."""
+        if self.everything:
+            return list(range(2**self.m))
         seen: set[int] = set()
         for tokens, _ in self.blocks(lambda ts: np.zeros(len(ts), dtype=np.int64)):
             seen.update(tokens)
         return sorted(seen)
+
+
+def _all_blocks(m: int, n: int, index, size: int = 65536):
+    """Every input of ({0,1}^m)^n in lexicographic order (x_1 most significant), in blocks
+    (listing them is for small m n; evaluation takes the extremal route instead)."""
+    T = 1 << m
+    idx = np.asarray(index(list(range(T))), dtype=np.int64)
+    total = T**n
+    for start in range(0, total, size):
+        k = np.arange(start, min(total, start + size), dtype=np.int64)
+        digits = np.stack([(k // T ** (n - 1 - j)) % T for j in range(n)], axis=1)
+        yield list(range(T)), idx[digits]
 
 
 def _listed_blocks(inputs: tuple, index, size: int = 65536):
