@@ -15,7 +15,7 @@ on first use so that ``python -m kernelbounds.checker`` imports nothing else:
 __version__ = "0.1.0"
 
 _API = (
-    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family",
+    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family", "Counterexample",
     "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
 )
 __all__ = ["__version__", *_API]

@@ -22,10 +22,10 @@ from pathlib import Path
 from . import bits
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
-from .heads.evaluate import Evaluation
+from .heads.evaluate import Counterexample, Evaluation
 
 __all__ = [
-    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family",
+    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family", "Counterexample",
     "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
 ]
 
@@ -240,17 +240,24 @@ def check(source, limits=None) -> Verdict:
 @dataclass(frozen=True)
 class Rank:
     """The exact rank of a kernel matrix over all m-bit tokens (level-expansion formula,
-    and FLINT on the full matrix when computed) or of a head's kernel over its tokens."""
+    and FLINT on the full matrix when computed) or of a head's kernel over its tokens
+    (kernel "head": feature_rank and tokens set, h None)."""
 
     kernel: str
     m: int
     rank: int
     formula: int | None = None
     flint: int | None = None
+    h: tuple[Fraction, ...] | None = field(default=None, repr=False)
+    feature_rank: int | None = field(default=None, repr=False)
+    tokens: int | None = field(default=None, repr=False)
     _certificate: object = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
-        return {"kernel": self.kernel, "m": self.m, "rank": self.rank, "formula": self.formula, "flint": self.flint}
+        return {
+            "kernel": self.kernel, "m": self.m, "rank": self.rank, "formula": self.formula, "flint": self.flint,
+            "h": None if self.h is None else [str(x) for x in self.h], "feature_rank": self.feature_rank, "tokens": self.tokens,
+        }
 
     def to_certificate(self) -> dict:
         return _certificate_of(self)
@@ -269,7 +276,7 @@ def rank(kernel: str | None = None, m: int | None = None, *, n: int = 3, c=None,
         head = load_head(head)
         tokens, rows = rk.head_rows(head)
         exact = rk.flint_rank(rows)
-        return Rank("head", head.m, exact, None, exact, lambda: rk.head_certificate(head))
+        return Rank("head", head.m, exact, None, exact, None, head.rank, len(tokens), lambda: rk.head_certificate(head))
     if kernel is None or m is None:
         raise ValueError("give kernel and m, or head=")
     hv = rk.named_kernel(kernel, m, n=n, c=None if c is None else Fraction(c), h=None if h is None else [Fraction(x) for x in h])
@@ -277,7 +284,7 @@ def rank(kernel: str | None = None, m: int | None = None, *, n: int = 3, c=None,
     exact = rk.flint_rank(rk.kernel_rows(hv, m)) if m <= max_matrix_m else None
     if exact is not None and exact != formula:
         raise ArithmeticError(f"the level-expansion formula ({formula}) and FLINT ({exact}) disagree: this contradicts THEORY §2")
-    return Rank(kernel, m, formula, formula, exact, (lambda: rk.certificate(hv, m, kernel)) if m <= 12 else None)
+    return Rank(kernel, m, formula, formula, exact, tuple(hv), None, None, (lambda: rk.certificate(hv, m, kernel)) if m <= 12 else None)
 
 
 @dataclass(frozen=True)
@@ -346,7 +353,10 @@ def _family(source) -> Family:
 
 def evaluate(head, family, exact: bool | None = None) -> Evaluation:
     """Evaluate a head on a family (as `kernelbounds evaluate`): head a Head, path or dict;
-    family a certificate path/dict, {"inputs": [...]} dict, Family, or Bound."""
+    family a certificate path/dict, {"inputs": [...]} dict, Family (``Family.all(m, n)``:
+    every input and position, through the extremal route), or Bound.  The result's
+    ``to_json()`` is the command's ``--json`` object; ``to_certificate()`` the
+    explicit-head certificate of a head that solves every input."""
     from .heads.evaluate import evaluate_family
 
     return evaluate_family(load_head(head), _family(family), exact=exact)

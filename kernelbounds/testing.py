@@ -114,7 +114,6 @@ def assert_valid(certificate) -> None:
 def assert_solves(head, family) -> None:
     """Fail unless the head solves every scored position of the family (exactly decided)."""
     from .api import evaluate
-    from .bits import to_str
 
     result = evaluate(head, family)
     if result.failures:

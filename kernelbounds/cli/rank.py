@@ -72,7 +72,9 @@ def run(args) -> int:
         size = 2**args.m if rows == "all" else len(rows)
         out(f"  certificate: {args.output} (lower side: a {size} x {size} minor nonsingular modulo the prime {doc['lower']['prime']}; upper side: the level expansion)")
     if args.json:
-        emit_json({"kernel": args.kernel, "m": args.m, "rank": formula, "formula": formula, "flint": exact, "h": [str(x) for x in h], "output": args.output})
+        from ..api import Rank
+
+        emit_json({**Rank(args.kernel, args.m, formula, formula, exact, tuple(h)).to_json(), "output": args.output})
     else:
         out(formula)
     return 0
@@ -93,7 +95,9 @@ def _rank_of_head(args) -> int:
         write_doc(rank.head_certificate(head), args.output)
         out(f"  certificate: {args.output}")
     if args.json:
-        emit_json({"kernel": "head", "m": head.m, "rank": exact, "feature_rank": head.rank, "tokens": len(tokens), "flint": exact, "output": args.output})
+        from ..api import Rank
+
+        emit_json({**Rank("head", head.m, exact, None, exact, None, head.rank, len(tokens)).to_json(), "output": args.output})
     else:
         out(exact)
     return 0

@@ -137,10 +137,7 @@ class TableHead:
             if count != 2**m:
                 raise HeadError(f"without tokens, phi_q needs 2^m rows (got {count})")
             tokens = range(count)
-        toks = [from_str(t) if isinstance(t, str) else int(t) for t in tokens]
-        if m is None:
-            lengths = {len(t) for t in tokens if isinstance(t, str)}
-            m = lengths.pop() if len(lengths) == 1 else max(1, max(toks).bit_length())
+        toks, m = _tokens_and_m(tokens, m)
         if not all(len(a) == count for a in (fk, vv, ww, bb)) or len(toks) != count:
             raise HeadError("phi_q, phi_k, values, readout and tokens must have one row per token")
         head = cls(m, {}, {}, {}, {})
@@ -149,23 +146,29 @@ class TableHead:
         return head
 
     @classmethod
-    def from_torch(cls, module, tokens, m: int | None = None) -> TableHead:
-        """A head from a PyTorch module (imported lazily; ``pip install torch``).
+    def from_torch(cls, module, tokens=None, m: int | None = None) -> TableHead:
+        """A head from a PyTorch module (torch is imported here only; ``pip install
+        kernelbounds[torch]``; adapters for library modules: :mod:`kernelbounds.adapters`).
 
-        Protocol: ``module(bits)`` takes a float tensor of shape (T, m), row k the bits
-        of tokens[k] (column i = bit i), and returns (phi_q, phi_k, values) of shapes
+        Protocol: ``module(bits)`` takes a tensor of shape (T, m), row k the bits of
+        tokens[k] (column i = bit i), and returns (phi_q, phi_k, values) of shapes
         (T, r), (T, r), (T, dv); ``module.readout(bits)`` returns (w, b) of shapes
-        (T, dv) and (T,).  Evaluated once under torch.no_grad(); the float64 values are
-        converted exactly.
+        (T, dv) and (T,).  Evaluated once under torch.no_grad().
+
+        m: the number of bits per token.  Required with int tokens (a token's int does
+        not say how many leading zero bits it has); with token strings it is their
+        length; tokens default to all 2^m tokens 0 .. 2^m - 1.
+        dtype: ``bits`` has the module's dtype (that of its first floating parameter or
+        buffer; float64 for a module without any), so a float32 module runs in float32 as
+        trained; the outputs are widened to float64 (exact) and converted exactly to
+        rationals: the head evaluated is the module's float computation, bit for bit.
         """
         import numpy as np
         import torch
 
-        toks = [from_str(t) if isinstance(t, str) else int(t) for t in tokens]
-        if m is None:
-            lengths = {len(t) for t in tokens if isinstance(t, str)}
-            m = lengths.pop() if len(lengths) == 1 else max(1, max(toks).bit_length())
-        bits = torch.tensor([[(x >> i) & 1 for i in range(m)] for x in toks], dtype=torch.float64)
+        toks, m = _tokens_and_m(tokens, m)
+        dtype = _module_dtype(module, torch)
+        bits = torch.tensor([[(x >> i) & 1 for i in range(m)] for x in toks], dtype=dtype)
         to_np = lambda t: np.asarray(t.detach().cpu().double().numpy(), dtype=np.float64)  # noqa: E731
         with torch.no_grad():
             phi_q, phi_k, values = module(bits)
@@ -183,6 +186,33 @@ class TableHead:
                 "readout": {"w": [rational(v) for v in w], "b": rational(b)},
             }
         return {"format": FORMAT, "version": 1, "m": self.m, "tokens": tokens}
+
+
+def _tokens_and_m(tokens, m: int | None) -> tuple[list[int], int]:
+    """(int tokens, m) from int or string tokens, or all 2^m tokens; m is never guessed."""
+    if tokens is None:
+        if m is None:
+            raise HeadError("give m= (the number of bits per token); the tokens default to all 2^m of them")
+        return list(range(2**m)), m
+    tokens = list(tokens)
+    strings = {len(t) for t in tokens if isinstance(t, str)}
+    if m is None:
+        if len(strings) != 1 or not all(isinstance(t, str) for t in tokens):
+            raise HeadError("give m= (the number of bits per token): int tokens do not say it")
+        m = strings.pop()
+    elif strings and strings != {m}:
+        raise HeadError(f"token strings of {sorted(strings)} characters, but m = {m}")
+    toks = [from_str(t) if isinstance(t, str) else int(t) for t in tokens]
+    too_big = next((x for x in toks if x < 0 or x >> m), None)
+    if too_big is not None:
+        raise HeadError(f"token {too_big} does not fit in m = {m} bits")
+    return toks, m
+
+
+def _module_dtype(module, torch):
+    """The dtype of the module's first floating parameter or buffer (float64 if none)."""
+    tensors = list(module.parameters()) + list(module.buffers()) if hasattr(module, "parameters") else []
+    return next((t.dtype for t in tensors if t.is_floating_point()), torch.float64)
 
 
 def load(text: str) -> TableHead:
