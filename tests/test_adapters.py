@@ -113,3 +113,16 @@ def test_adapters_refuse_what_they_cannot_evaluate():
         adapters.fla(LinearAttention(hidden_size=DIM, num_heads=1, feature_map="t2r", output_norm="identity"))
     with pytest.raises(adapters.AdapterError, match="output_norm"):
         adapters.fla(LinearAttention(hidden_size=DIM, num_heads=1, feature_map="t2r", do_feature_map_norm=True))
+
+
+def test_the_documented_performer_example_runs():
+    # docs/api.md shows this script: a Performer head on the certified m = 24 family and on every input at m = 8
+    pytest.importorskip("performer_pytorch")
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "docs/examples/performer_head.py"], cwd=root, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "m = 24 witness family: Evaluation(solves=False" in r.stdout and "every input at m = 8: Evaluation(solves=False" in r.stdout

@@ -95,6 +95,33 @@ def test_head_from_torch_when_torch_is_installed():
     assert head.readout[3] == ((2, 2, 0), -2) and head.rank == 1
 
 
+def test_from_torch_follows_the_module_dtype_and_never_guesses_m():
+    torch = pytest.importorskip("torch")
+    from kernelbounds.heads.tables import HeadError
+
+    class Float32(torch.nn.Module):  # a default (float32) module: a float64 input would fail inside torch
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 2)
+
+        def forward(self, bits):
+            f = self.lin(bits).exp()
+            return f, f, bits
+
+        def readout(self, bits):
+            return bits, torch.zeros(len(bits))
+
+    module = Float32()
+    head = kb.Head.from_torch(module, m=3)  # tokens default to all 2^m
+    with torch.no_grad():
+        expected = module.lin(torch.tensor([[1.0, 0.0, 1.0]])).exp()[0]
+    assert head.m == 3 and head.tokens == list(range(8))
+    assert head.phi_q[5] == tuple(Fraction(float(x)) for x in expected)  # the float32 values, exactly
+    with pytest.raises(HeadError, match="give m="):
+        kb.Head.from_torch(module, [0, 1, 2])  # int tokens do not say m (2 has no top bit at m = 3)
+    assert kb.Head.from_torch(module, [0, 1, 2], m=3).m == 3
+
+
 # ------------------------------------------------------------------ kernelbounds.testing
 
 

@@ -115,7 +115,7 @@ def test_bad_family_files_name_the_field(doc, where):
 
 def test_scored_all_scores_every_position():
     fam = load_family({"inputs": [["01", "10", "11"]], "scored": "all"})
-    assert fam.positions() == [0, 1, 2]
+    assert fam.positions() == [1, 2, 3]  # counted from 1, as x_1 .. x_n (THEORY §1)
     head = TableHead(2, {}, {}, {}, {})
     for x in range(4):
         head.phi_q[x] = head.phi_k[x] = (Fraction(1),)
