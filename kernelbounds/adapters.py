@@ -27,8 +27,9 @@ the module's dtype and converts it exactly.  What each adapter evaluates:
   eps is not).  ``generalized_attention=True`` (ReLU random features) is per-token as it is.
 * :func:`fast_transformers` (pytorch-fast-transformers ``AttentionLayer`` around
   ``LinearAttention``: elu(x) + 1, the "linear transformers" of Katharopoulos et al.).
-* :func:`fla` (flash-linear-attention ``LinearAttention`` with feature_map 'hedgehog',
-  't2r' or 'dpfp' (tested; 'relu' and 'elementwise_product' are adapted too, the latter a signed kernel; 'elu' is a Triton kernel, GPU only):
+* :func:`fla` (flash-linear-attention ``LinearAttention`` with feature_map 'elu' (elu(x) + 1,
+  the library's CPU path), 'hedgehog', 't2r' or 'dpfp' (tested; 'relu' and
+  'elementwise_product' are adapted too, the latter a signed kernel)):
   one head, ``output_norm='identity'`` (an RMS norm of o is not affine),
   ``do_feature_map_norm=True`` (the layer is otherwise unnormalised, outside THEORY §1).
   The layer is causal: the head is the layer at the last position (THEORY §1, causal

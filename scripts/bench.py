@@ -346,6 +346,74 @@ def job_evaluate_m24_rank64():
     return run
 
 
+def _random_head(m: int, r: int = 64, seed: int = 0):
+    """A random nonnegative rank-r head on all 2^m tokens, values v(z) = z (issue 25)."""
+    import numpy as np
+
+    from kernelbounds.heads.tables import TableHead
+
+    T = 2**m
+    bits = ((np.arange(T)[:, None] >> np.arange(m)) & 1).astype(float)
+    rng = np.random.default_rng(seed)
+    return TableHead.from_arrays(rng.random((T, r)), rng.random((T, r)), bits, (bits, np.full(T, -0.25)), m=m)
+
+
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _every_input(m: int, ns=(3,)):
+    """Every input of length n over {0,1}^m through the extremal route (Family.all)."""
+    from kernelbounds.heads.evaluate import evaluate_family
+    from kernelbounds.heads.inputs import Family
+
+    head = _random_head(m)
+
+    def run():
+        out = [evaluate_family(head, Family.all(m, n), progress=False) for n in ns]
+        r = out[-1]
+        return (f"n = {','.join(map(str, ns))}: {r.inputs} inputs at n = {ns[-1]}, worst error {float(r.worst_error):.4f}, "
+                f"{r.failures} failing classes, {r.rechecked} classes exact, peak {_peak_mb():.0f} MB")
+
+    return run
+
+
+def job_every_input_listing_m7():
+    """Anchor: all 2^21 inputs of m = 7, n = 3 listed and streamed (the route before issue 25)."""
+    from itertools import product
+
+    from kernelbounds.heads.evaluate import evaluate_family
+    from kernelbounds.heads.inputs import Family
+
+    head = _random_head(7)
+    inputs = tuple(product(range(2**7), repeat=3))
+    fam = Family(7, 3, "all", len(inputs), None, _listed=inputs)
+
+    def run():
+        r = evaluate_family(head, fam, progress=False)
+        return f"{r.inputs} inputs listed, {r.rechecked} exact re-checks, worst error {float(r.worst_error):.4f}, peak {_peak_mb():.0f} MB"
+
+    return run
+
+
+def job_every_input_m7():
+    return _every_input(7)
+
+
+def job_every_input_m8():
+    return _every_input(8)
+
+
+def job_every_input_m8_n3_8():
+    return _every_input(8, tuple(range(3, 9)))
+
+
+def job_every_input_m12():
+    return _every_input(12)
+
+
 def job_check_tiny():
     """Anchor for the work-bomb row: checking a tiny valid certificate."""
     from kernelbounds.checker import check_file
@@ -377,6 +445,11 @@ def job_work_bombs():
 # (job, label, target, anchor job or None, shown only with --all)
 ROWS = [
     ("check_tiny", "check transcript-q3-s4.json (anchor for the work bombs)", "-", None, False),
+    ("every_input_listing_m7", "evaluate all inputs m = 7, n = 3, rank 64: listed and streamed (anchor)", "-", None, False),
+    ("every_input_m7", "evaluate --all m = 7, n = 3, rank 64: extremal route", "-", "every_input_listing_m7", False),
+    ("every_input_m8", "evaluate --all m = 8, n = 3, rank 64: extremal route (16.7 M inputs)", "< 10 s, 500 MB", "every_input_listing_m7", False),
+    ("every_input_m8_n3_8", "evaluate --all m = 8, n = 3..8, rank 64 (six evaluations)", "-", "every_input_m8", False),
+    ("every_input_m12", "evaluate --all m = 12, n = 3, rank 64 (2^36 inputs)", "minutes", "every_input_m8", True),
     ("work_bombs", "check: refuse every work bomb of lab/hostile.py, total", "< 1 s each", "check_tiny", False),
     ("classes_literal_m64_n4", "U2 level classes m = 64, n = 4: literal Fraction loop (anchor)", "-", None, False),
     ("classes_generator_m64_n4", "U2 level classes m = 64, n = 4: generator, integers", ">= 40x faster", "classes_literal_m64_n4", False),

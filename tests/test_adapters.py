@@ -82,7 +82,7 @@ def test_fast_transformers_elu_head_is_the_library_forward_pass():
         assert np.allclose(head_outputs(head, seq, range(N)), y, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("feature_map", ["hedgehog", "t2r", "dpfp"])
+@pytest.mark.parametrize("feature_map", ["elu", "hedgehog", "t2r", "dpfp"])
 def test_fla_head_is_the_library_reference_at_the_last_position(feature_map):
     pytest.importorskip("fla")
     from fla.layers import LinearAttention

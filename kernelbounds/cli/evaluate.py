@@ -24,8 +24,8 @@ a failing head gets its worst input and the THEORY L1 explanation."""
 EPILOG = """exit codes: 0 the head solves the family, 1 it fails some scored position,
 2 usage or malformed file, 3 estimated time over --max-seconds, 4 internal error,
 5 the head contradicts the certified bound (keep the head file and report it).
-examples: kernelbounds evaluate --head head.json --family certificates/witness-m24-n3-r8.json --json
-          kernelbounds evaluate --all --m 8 --n 3 --head head.json -o head-cert.json"""
+example: kernelbounds evaluate --head head.json --family certificates/witness-m24-n3-r8.json --json
+example: kernelbounds evaluate --all --m 8 --n 3 --head head.json -o head-cert.json"""
 
 
 def register(sub) -> None:
