@@ -118,3 +118,27 @@ def test_a_head_for_other_m_names_both():
         kb.evaluate(head, "certificates/witness-m24-n3-r8.json" if (ROOT / "certificates").exists() else None)
     with pytest.raises(HeadError, match="all 2\\^5 tokens"):
         evaluate_family(TableHead(5, {0: (1,)}, {0: (1,)}, {0: (0,)}, {0: ((0,), 0)}), Family.all(5, 2))
+
+
+def test_cli_all_writes_a_certificate_or_prints_the_worst_input(tmp_path):
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "kernelbounds", *args], capture_output=True, text=True, cwd=ROOT)
+
+    explicit = from_tables(json.loads((HEADS / "m05-n3-r3.json").read_text()))
+    good, cert = tmp_path / "good.json", tmp_path / "cert.json"
+    good.write_text(json.dumps(table_head(explicit).to_json()))
+    r = run("evaluate", "--all", "--m", "5", "--n", "3", "--head", str(good), "-o", str(cert))
+    assert r.returncode == 0 and "solves" in r.stdout and "worst input: position 1 of" in r.stdout
+    assert run("check", str(cert)).returncode == 0
+    # the same head at n = 4 fails: exit 1, the worst input and the L1 explanation, and no file
+    cert4 = tmp_path / "cert4.json"
+    r = run("evaluate", "--all", "--m", "5", "--n", "4", "--head", str(good), "-o", str(cert4))
+    assert r.returncode == 1 and "FAILS" in r.stdout and "worst input: position 1 of" in r.stdout and "L1 at query" in r.stdout
+    assert "no certificate written" in r.stderr and not cert4.exists()
+    # usage: -o needs --all; a head of other m names both m's
+    assert run("evaluate", "--family", "certificates/witness-m24-n3-r8.json", "--head", str(good), "-o", str(cert4)).returncode == 2
+    r = run("evaluate", "--all", "--m", "6", "--n", "3", "--head", str(good))
+    assert r.returncode == 2 and "m = 5 bits but the family's have m = 6" in r.stderr and "Traceback" not in r.stderr

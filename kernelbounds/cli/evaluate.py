@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -102,6 +103,9 @@ def run(args) -> int:
     written = _write_certificate(result, args.output) if args.output else None
     if args.json:
         emit_json({**result.to_json(), "output": args.output})
+    elif args.output == "-":  # the certificate went to standard output: the summary goes to stderr
+        with contextlib.redirect_stdout(sys.stderr):
+            _print(result, what, written)
     else:
         _print(result, what, written)
     if result.contradiction:

@@ -238,9 +238,12 @@ def _least_unchecked(bl: Block, term: np.ndarray, rad: np.ndarray, k: int):
     lo_t, hi_t = term - rad, term + rad
     idx = np.arange(len(bl.qs))
     lo_q, hi_q = lo_t[idx, :, bl.qs], hi_t[idx, :, bl.qs]  # the query's own term, (B, m+1)
-    lo = lo_q + _masked_min(lo_t, bl.A) + (k * _masked_min(lo_t, bl.B) if k > 0 else 0.0)
-    hi = hi_q + _masked_min(hi_t, bl.A) + (k * _masked_min(hi_t, bl.B) if k > 0 else 0.0)
-    slack = 8 * U * (np.abs(lo_q) + np.abs(hi_q) + np.abs(lo - lo_q) + np.abs(hi - hi_q)) + FLOOR
+    lo_a, hi_a = _masked_min(lo_t, bl.A), _masked_min(hi_t, bl.A)
+    lo_b, hi_b = (_masked_min(lo_t, bl.B), _masked_min(hi_t, bl.B)) if k > 0 else (0.0, 0.0)
+    lo, hi = lo_q + lo_a + k * lo_b, hi_q + hi_a + k * hi_b
+    # each per-token value and the sum of three are rounded: at most 4u of the parts' sizes
+    parts = np.abs(lo_q) + np.abs(hi_q) + np.abs(lo_a) + np.abs(hi_a) + k * (np.abs(lo_b) + np.abs(hi_b))
+    slack = 8 * U * parts + FLOOR
     return lo - slack, hi + slack
 
 
@@ -267,11 +270,12 @@ def certify(bl: Block, e: Fraction, side: int, k: int, strict: bool) -> np.ndarr
     """Status per class of "s (y - t) <= e (< e when strict) on the class": the least of
     (s t + e) D - s N over the class, enclosed (module docstring)."""
     ts = np.arange(bl.A.shape[1], dtype=np.float64)
-    c = side * ts + float(e)  # one rounding of (s t + e): relative error <= u
+    c = side * ts + float(e)  # |c - (s t + e)| <= 2u (t + |e|): the rounding of e, then of the sum
+    mag = (ts + abs(float(e)))[None, :, None]  # >= |c| and >= |s t + e|
     cb = c[None, :, None]
     Kb, Ub = bl.K[:, None, :], bl.U[:, None, :]
     term = cb * Kb - side * Ub
-    rad = 2 * (np.abs(cb) * (2 * U * np.abs(Kb) + bl.rK[:, None, :]) + bl.rU[:, None, :] + 3 * U * (np.abs(cb * Kb) + np.abs(Ub)))
+    rad = 2 * (mag * (2 * U * np.abs(Kb) + bl.rK[:, None, :]) + bl.rU[:, None, :] + 3 * U * (mag * np.abs(Kb) + np.abs(Ub)))
     lo, hi = _least(bl, term, rad, k)
     return np.where(bl.valid, _status(lo, hi, strict), 0)
 
