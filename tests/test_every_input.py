@@ -142,3 +142,17 @@ def test_cli_all_writes_a_certificate_or_prints_the_worst_input(tmp_path):
     assert run("evaluate", "--family", "certificates/witness-m24-n3-r8.json", "--head", str(good), "-o", str(cert4)).returncode == 2
     r = run("evaluate", "--all", "--m", "6", "--n", "3", "--head", str(good))
     assert r.returncode == 2 and "m = 5 bits but the family's have m = 6" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("m, n", [(3, 3), (4, 2), (3, 4)])
+def test_errors_of_exactly_one_half_fail_on_both_routes(m, n):
+    # y = 1/2 everywhere: error exactly 1/2 at least level 0 and 1 (fails), 3/2 above; every
+    # class at the boundary is left to the integers by the float enclosures
+    T = 2**m
+    head = kb.Head.from_arrays(np.ones((T, 1)), np.ones((T, 1)), np.ones((T, 1)), (np.full((T, 1), 0.5), np.zeros(T)))
+    exact, fast = (evaluate_family(head, Family.all(m, n), exact=e) for e in (True, False))
+    literal = evaluate_family(head, listed_all(m, n), exact=True)
+    classes = sum(q.bit_count() + 1 for q in range(T))
+    assert exact.failures == fast.failures == classes and not literal.solves
+    assert exact.worst_error == fast.worst_error == literal.worst_error == Fraction(m) - Fraction(1, 2)
+    assert fast.first_failure == exact.first_failure and fast.first_failure.error == Fraction(1, 2)

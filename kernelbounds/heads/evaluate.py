@@ -25,7 +25,8 @@ Two passes decide every scored position, so that exact arithmetic still decides:
    other position, of the float-worst position and of the first failing one.
 
 Heads outside the float range, or ``exact=True``, take the exact route for every
-position.  The exact rank of the kernel over the family's tokens is rank(G_Q G_K) with
+position.  ``Family.all(m, n)`` (every input, every position) is never listed: it takes
+the extremal route of :mod:`.extremal` (docs/api.md, "Every input").  The exact rank of the kernel over the family's tokens is rank(G_Q G_K) with
 the r x r Gram matrices G = Phi^T Phi (exact over Q: A^T is injective on col(A)), so no
 T x T matrix is built.
 """
