@@ -224,18 +224,17 @@ def block(h, qs: np.ndarray, m: int) -> Block:
 
 
 def _masked_min(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return np.where(mask, x, np.inf).min(axis=2)
+    return np.min(x, axis=2, where=mask, initial=np.inf)
 
 
-def _least(bl: Block, term: np.ndarray, rad: np.ndarray, k: int):
-    """Enclosure (lo, hi) of the least sum over each class of a per-token term known to
-    within rad (term, rad of shape (B, m+1, T)): lo <= true least <= hi."""
+def _least(bl: Block, lo_t: np.ndarray, hi_t: np.ndarray, k: int):
+    """Enclosure (lo, hi) of the least sum over each class of a per-token term that lies in
+    [lo_t, hi_t] (shape (B, m+1, T)): lo <= true least <= hi."""
     with np.errstate(invalid="ignore", over="ignore"):
-        return _least_unchecked(bl, term, rad, k)
+        return _least_unchecked(bl, lo_t, hi_t, k)
 
 
-def _least_unchecked(bl: Block, term: np.ndarray, rad: np.ndarray, k: int):
-    lo_t, hi_t = term - rad, term + rad
+def _least_unchecked(bl: Block, lo_t: np.ndarray, hi_t: np.ndarray, k: int):
     idx = np.arange(len(bl.qs))
     lo_q, hi_q = lo_t[idx, :, bl.qs], hi_t[idx, :, bl.qs]  # the query's own term, (B, m+1)
     lo_a, hi_a = _masked_min(lo_t, bl.A), _masked_min(hi_t, bl.A)
@@ -260,9 +259,9 @@ def _status(lo: np.ndarray, hi: np.ndarray, strict: bool) -> np.ndarray:
 def denominators(bl: Block, k: int) -> np.ndarray:
     """Status per class of "every denominator > 0" (0 yes, 1 no, 2 undecided)."""
     shape = (len(bl.qs), bl.A.shape[1], bl.K.shape[1])
-    term = np.broadcast_to(bl.K[:, None, :], shape)
-    rad = np.broadcast_to(2 * bl.rK[:, None, :], shape)
-    lo, hi = _least(bl, term, rad, k)
+    lo_t = np.broadcast_to((bl.K - 2 * bl.rK)[:, None, :], shape)  # the term and its radius do not depend on t
+    hi_t = np.broadcast_to((bl.K + 2 * bl.rK)[:, None, :], shape)
+    lo, hi = _least(bl, lo_t, hi_t, k)
     return np.where(bl.valid, _status(lo, hi, strict=True), 0)
 
 
@@ -272,11 +271,13 @@ def certify(bl: Block, e: Fraction, side: int, k: int, strict: bool) -> np.ndarr
     ts = np.arange(bl.A.shape[1], dtype=np.float64)
     c = side * ts + float(e)  # |c - (s t + e)| <= 2u (t + |e|): the rounding of e, then of the sum
     mag = (ts + abs(float(e)))[None, :, None]  # >= |c| and >= |s t + e|
-    cb = c[None, :, None]
-    Kb, Ub = bl.K[:, None, :], bl.U[:, None, :]
-    term = cb * Kb - side * Ub
-    rad = 2 * (mag * (2 * U * np.abs(Kb) + bl.rK[:, None, :]) + bl.rU[:, None, :] + 3 * U * (mag * np.abs(Kb) + np.abs(Ub)))
-    lo, hi = _least(bl, term, rad, k)
+    # radius of term = c K - s U: 2 (mag (2u|K| + rK) + rU + 3u (mag |K| + |U|)) = mag X + Y
+    X = (2 * (5 * U * np.abs(bl.K) + bl.rK))[:, None, :]
+    Y = (2 * (bl.rU + 3 * U * np.abs(bl.U)))[:, None, :]
+    sU = (side * bl.U)[:, None, :]
+    ck = c[None, :, None] * bl.K[:, None, :]
+    mx = mag * X
+    lo, hi = _least(bl, ck - mx - sU - Y, ck + mx - sU + Y, k)
     return np.where(bl.valid, _status(lo, hi, strict), 0)
 
 
