@@ -448,7 +448,7 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
         first_failure=shown(out.first_failure),
         kernel_rank=kernel_rank(head, list(range(2**m))),
         tokens=2**m,
-        negative_weights=negative_weights(head, h, np.arange(2**m)),
+        negative_weights=negative_weights(head, h, np.arange(2**m), block=max(1, (1 << 22) >> m)),  # O(2^22) floats a block
         rechecked=out.rechecked,
         method=out.method,
         m=m,
