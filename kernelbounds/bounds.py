@@ -54,13 +54,8 @@ class Side:
     nonnegative_features: bool | None = None
     detail: str = ""
     rebuild: str | None = None
+    code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-    _summary: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-
-    def code_summary(self) -> dict | None:
-        """For a lower side proved by a code (THEORY L4): the code, its gaps and the chain
-        products (lowerbounds.assemble.summary); else None."""
-        return None if self._summary is None else self._summary()
 
     def to_json(self) -> dict:
         return {
@@ -136,6 +131,7 @@ class Known:
     variants: tuple[str, ...]
     nonnegative_features: bool | None
     support: tuple[int, ...] | None = None  # level families: the restriction closure
+    variant: str = "position-independent"  # the variant the file itself claims
 
 
 def _claim(doc: dict, filename: str) -> Known | None:
@@ -143,8 +139,8 @@ def _claim(doc: dict, filename: str) -> Known | None:
     kind, m, n, claims = doc.get("kind"), doc.get("m"), doc.get("n"), doc.get("claims", {})
     if not isinstance(m, int) or not isinstance(n, int):
         return None
-    if kind == "lower-bound":
-        return Known(filename, kind, "lower", m, n, claims["bound"], (doc["variant"],), None)
+    if kind in ("lower-bound", "orthant", "crossing"):  # L4, L7, U6: a variant each
+        return Known(filename, kind, "lower", m, n, claims["bound"], LOWER_HOLDS_FOR[doc["variant"]], None, None, doc["variant"])
     if kind == "rank-one-infeasible":  # THEORY U5: position-independent heads, full task
         return Known(filename, kind, "lower", m, n, claims["lower_bound"], ("position-independent",), None)
     if kind == "level-family":
@@ -179,14 +175,26 @@ def _read(filename: str) -> dict:
     return json.loads((certificates_dir() / filename).read_text())
 
 
+# A lower bound for the variant of the key holds for the variants listed (THEORY L5, §1):
+# a position-independent head is a position-dependent one, and a head that solves every
+# position of every input also solves the causal task (its final position); so lower bounds
+# of either variant bound the full task's r* too.  Upper bounds (position-independent heads
+# that solve every position) hold for every variant.
+LOWER_HOLDS_FOR = {
+    "position-independent": ("position-independent",),
+    "position-dependent": ("position-dependent", "position-independent"),
+    "causal": ("causal", "position-independent"),
+}
+
+
 def _known(side: str, m: int | None, n: int, variant: str) -> list[Known]:
     return [k for k in committed() if k.side == side and k.n == n and variant in k.variants and (m is None or k.m == m)]
 
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5"}  # the sign-rank kinds (L7, U6) join here
-KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas"}
+KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6"}
+KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing"}
 
 
 def _closure_note(source_m: int, m: int, side: str) -> str:
@@ -198,11 +206,10 @@ def _closure_note(source_m: int, m: int, side: str) -> str:
 def _committed_lower(m: int, n: int, variant: str) -> list[Side]:
     """Committed lower-bound claims at m' <= m, those at m first."""
     out = []
-    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, -k.m, k.filename)):
+    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.filename)):
         if k.m <= m:
-            summary = partial(_code_summary, k.filename) if k.kind == "lower-bound" else None
             out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.filename, k.m,
-                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename), _summary=summary))
+                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename)))
     return out
 
 
@@ -223,7 +230,7 @@ def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
     info = assemble.describe(lb)
     detail = f"code {info['code']}: N = {info['size']}, {info['form']} form, least chain product {lb.min_product}, Hadamard power k = {lb.k}"
     return [Side(lb.bound, "codes", "L4", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 _build=partial(_code_certificate, m, n, variant), _summary=partial(_computed_summary, m, n, variant))]
+                 code=assemble.summary(lb), _build=partial(_code_certificate, m, n, variant))]
 
 
 def _code_certificate(m: int, n: int, variant: str) -> dict:
@@ -231,11 +238,6 @@ def _code_certificate(m: int, n: int, variant: str) -> dict:
 
     return assemble.any_certificate(assemble.best(m, n, variant))
 
-
-def _computed_summary(m: int, n: int, variant: str) -> dict:
-    from .lowerbounds import assemble
-
-    return assemble.summary(assemble.best(m, n, variant))
 
 
 def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
@@ -248,14 +250,20 @@ def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
     at_m = [s for s in kept if s.from_m == m]
     # a committed code certificate at (m, n, variant) is the code search's own output (the
     # catalog regenerates it byte for byte from lowerbounds.assemble.best): replay, not search
-    computed = [] if any(s.method == "codes" for s in at_m) else _computed_lower(m, n, variant)
+    own = any(k.kind == "lower-bound" and k.variant == variant for k in _known("lower", m, n, variant))
+    computed = [] if own else _computed_lower(m, n, variant)
     return at_m + computed + [s for s in kept if s.from_m != m] + [trivial]
 
 
 def lower(m: int, n: int, variant: str = "position-independent") -> Side:
     """The best certified lower bound on r*(m, n) (THEORY §3; L7, U5, U6)."""
+    from dataclasses import replace
+
     cands = _lower_candidates(m, n, variant)
-    return cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    if best.method == "codes" and best.code is None:  # a committed code file: describe its code
+        best = replace(best, code=_code_summary(best.certificate))
+    return best
 
 
 # ---------------------------------------------------------------- upper sources
