@@ -17,7 +17,7 @@ from functools import cached_property
 
 from ..bits import inner, to_str
 from ..certificate import header
-from .assemble import VARIANTS, mixed_inputs, uniform_input
+from .assemble import VARIANTS, mixed_inputs, placements, uniform_input
 from .domination import factor
 
 RULE = "disjoint-pairs"
@@ -28,19 +28,41 @@ def bound(m: int) -> int:
     return m // 2
 
 
+MAX_T = 20  # the checker's limit on t (2^(t-1) pairs)
+
+
 @dataclass(frozen=True)
 class Orthant:
-    """t queries and 2^(t-1) key pairs whose L1-forced sign patterns shatter the queries."""
+    """t queries and 2^(t-1) key pairs whose L1-forced sign patterns shatter the queries.
+
+    `given` = (queries, pairs) lists a family; None is the rule disjoint-pairs, built only
+    when needed (so `.bound` is free at any m)."""
 
     m: int
     n: int
     variant: str
-    queries: tuple[int, ...]
-    pairs: tuple[tuple[int, int], ...]
+    given: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+
+    @cached_property
+    def queries(self) -> tuple[int, ...]:
+        return self.given[0] if self.given else tuple(3 << (2 * i) for i in range(self.m // 2))
+
+    @cached_property
+    def pairs(self) -> tuple[tuple[int, int], ...]:
+        if self.given:
+            return self.given[1]
+        t, queries = self.t, self.queries
+        if t > MAX_T:
+            raise ValueError(f"t = {t} queries: 2^{t - 1} pairs is over the limit t <= {MAX_T}")
+        out = []
+        for c in range(2 ** (t - 1)):
+            a = queries[0] + sum(queries[i] for i in range(1, t) if c >> (i - 1) & 1)
+            out.append((a, sum(queries) - a))
+        return tuple(out)
 
     @property
     def t(self) -> int:
-        return len(self.queries)
+        return len(self.given[0]) if self.given else self.m // 2
 
     @property
     def bound(self) -> int:
@@ -78,12 +100,16 @@ class Orthant:
 
     @property
     def witness_count(self) -> int:
-        return len(self.witness_inputs)
+        """|W|; for the rule all 2^t keys are distinct, so |W| = (2 + placements) t 2^(t-1)
+        without building W (THEORY L7; a test compares it with the built family)."""
+        if self.given:
+            return len(self.witness_inputs)
+        return (2 + placements(self.variant, self.n)) * self.t * 2 ** (self.t - 1)
 
     def certificate(self, listed: bool = False) -> dict:
         """The `orthant` certificate (v2): the rule, or (listed) the queries and patterns."""
         doc = header("orthant", version=2)
-        if listed:
+        if listed or self.given:
             family = {
                 "queries": [to_str(q, self.m) for q in self.queries],
                 "pairs": [{"a": to_str(a, self.m), "b": to_str(b, self.m), "pattern": self.pattern(e)} for e, (a, b) in enumerate(self.pairs)],
@@ -98,13 +124,8 @@ class Orthant:
 
 
 def orthant(m: int, n: int = 3, variant: str = "position-independent") -> Orthant:
-    """THEORY L7's family at (m, n, variant): bound floor(m/2) (m >= 2, n >= 3)."""
+    """THEORY L7's family at (m, n, variant): bound floor(m/2) (m >= 2, n >= 3); the pairs
+    are built on first use (a certificate needs floor(m/2) <= 20)."""
     if m < 2 or n < 3 or variant not in VARIANTS:
         raise ValueError(f"the orthant family needs m >= 2, n >= 3 and a variant in {VARIANTS}; got m={m}, n={n}, {variant!r}")
-    t = bound(m)
-    queries = tuple(3 << (2 * i) for i in range(t))
-    pairs = []
-    for c in range(2 ** (t - 1)):
-        a = queries[0] + sum(queries[i] for i in range(1, t) if c >> (i - 1) & 1)
-        pairs.append((a, sum(queries) - a))
-    return Orthant(m, n, variant, queries, tuple(pairs))
+    return Orthant(m, n, variant)
