@@ -28,8 +28,9 @@ from itertools import combinations
 
 from ..bits import inner, to_str
 from ..certificate import header
-from .assemble import VARIANTS, mixed_inputs, uniform_input
+from .assemble import VARIANTS
 from .domination import factor
+from .signrank import forced_family
 
 BOUND = 3
 # THEORY U6: five complementary pairs at m = 5 whose 32 direction choices are all cyclic
@@ -126,14 +127,8 @@ class Crossing:
     def witness_inputs(self) -> tuple[tuple[int, ...], ...]:
         """Per pair and forced query: both uniform inputs and the mixed input(s) with the
         lower-level key once (every placement for position-dependent maps)."""
-        out: dict[tuple[int, ...], None] = {}
-        for (a, b), (pos, neg) in zip(self.pairs, self.sets):
-            for q in sorted(pos + neg):
-                lo, hi = (a, b) if inner(q, a) < inner(q, b) else (b, a)
-                out[uniform_input(q, a, self.n, self.variant)] = None
-                out[uniform_input(q, b, self.n, self.variant)] = None
-                out.update(dict.fromkeys(mixed_inputs(q, lo, hi, self.n, self.variant)))
-        return tuple(out)
+        incidences = ((q, a, b) for (a, b), (pos, neg) in zip(self.pairs, self.sets) for q in sorted(pos + neg))
+        return forced_family(incidences, self.n, self.variant)
 
     @property
     def witness_count(self) -> int:

@@ -28,6 +28,20 @@ def bound(m: int) -> int:
     return m // 2
 
 
+def forced_family(incidences, n: int, variant: str) -> tuple[tuple[int, ...], ...]:
+    """The distinct inputs that force sign(K(q, a) - K(q, b)) by L1 for each (q, a, b):
+    (q, a, ..., a), (q, b, ..., b) and the mixed input(s) with the lower-level key once
+    (every placement for position-dependent maps; q last for causal), in first-seen order.
+    Shared with lowerbounds/crossing.py (THEORY U6 uses the same inputs)."""
+    out: dict[tuple[int, ...], None] = {}
+    for q, a, b in incidences:
+        lo, hi = (a, b) if inner(q, a) < inner(q, b) else (b, a)
+        out[uniform_input(q, a, n, variant)] = None
+        out[uniform_input(q, b, n, variant)] = None
+        out.update(dict.fromkeys(mixed_inputs(q, lo, hi, n, variant)))
+    return tuple(out)
+
+
 MAX_T = 20  # the checker's limit on t (2^(t-1) pairs)
 
 
@@ -89,14 +103,7 @@ class Orthant:
     def witness_inputs(self) -> tuple[tuple[int, ...], ...]:
         """The witness family: per (query, pair) both uniform inputs and the mixed input(s)
         with the lower-level key once (every placement for position-dependent maps)."""
-        out: dict[tuple[int, ...], None] = {}
-        for a, b in self.pairs:
-            for q in self.queries:
-                lo, hi = (a, b) if inner(q, a) < inner(q, b) else (b, a)
-                out[uniform_input(q, a, self.n, self.variant)] = None
-                out[uniform_input(q, b, self.n, self.variant)] = None
-                out.update(dict.fromkeys(mixed_inputs(q, lo, hi, self.n, self.variant)))
-        return tuple(out)
+        return forced_family(((q, a, b) for a, b in self.pairs for q in self.queries), self.n, self.variant)
 
     @property
     def witness_count(self) -> int:
