@@ -220,8 +220,33 @@ def _code_summary(filename: str) -> dict:
     return assemble.summary(assemble.from_certificate(_read(filename)))
 
 
+ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
+
+
 def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
-    """The code search of L4-L6 at m (THEORY §3)."""
+    """The code search of L4-L6 at m (THEORY §3) and the orthant family of L7."""
+    return _orthant_lower(m, n, variant) + _code_lower(m, n, variant)
+
+
+def _orthant_lower(m: int, n: int, variant: str) -> list[Side]:
+    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, kernels of any sign."""
+    if not (4 <= m <= ORTHANT_MAX_M):
+        return []
+    from .lowerbounds import signrank
+
+    o = signrank.orthant(m, n, variant)
+    detail = f"t = {o.bound} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o.witness_count} inputs"
+    return [Side(o.bound, KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                 _build=partial(_orthant_certificate, m, n, variant))]
+
+
+def _orthant_certificate(m: int, n: int, variant: str) -> dict:
+    from .lowerbounds import signrank
+
+    return signrank.orthant(m, n, variant).certificate()
+
+
+def _code_lower(m: int, n: int, variant: str) -> list[Side]:
     from .lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
@@ -251,7 +276,7 @@ def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
     # a committed code certificate at (m, n, variant) is the code search's own output (the
     # catalog regenerates it byte for byte from lowerbounds.assemble.best): replay, not search
     own = any(k.kind == "lower-bound" and k.variant == variant for k in _known("lower", m, n, variant))
-    computed = [] if own else _computed_lower(m, n, variant)
+    computed = _orthant_lower(m, n, variant) + ([] if own else _code_lower(m, n, variant))
     return at_m + computed + [s for s in kept if s.from_m != m] + [trivial]
 
 
