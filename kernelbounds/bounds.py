@@ -303,11 +303,11 @@ def _committed_upper(m: int, n: int) -> list[Side]:
         if k.kind == "level-family":
             value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
             build = partial(_read, k.filename) if k.m == m else partial(_restricted_level_family, k.filename, m)
-            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, build))
+            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build))
         elif k.kind == "construction":  # U1's file (rank one, n <= 2)
-            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, partial(_read, k.filename)))
+            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, _build=partial(_read, k.filename)))
         else:
-            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, partial(_read, k.filename)))
+            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k.filename)))
     return out
 
 
@@ -321,9 +321,9 @@ def _computed_upper(m: int, n: int) -> list[Side]:
     """U1 for n <= 2; the explicit nonnegative chain (U4'); U2."""
     if n <= 2:
         return [Side(1, "U1 rank one", "U1", None, m, True, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2",
-                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", partial(_construction_certificate, "rank1", m, n))]
+                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "rank1", m, n))]
     return [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
-                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", partial(_construction_certificate, "tensor", m, n))]
+                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:
