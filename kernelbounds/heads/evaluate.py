@@ -462,22 +462,22 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
 
 def certified_bound(family: Family) -> int | None:
     """The lower bound the family certifies: the certificate's claim, or for every input
-    the best certified bound at (m, n) (any head solving every input solves its witness
-    family, THEORY L4)."""
+    the best certified bound on r*(m, n) (any head solving every input solves every
+    witness family at (m, n), THEORY §3)."""
     cert = family.certificate
     if cert is not None and "claims" in cert:
         return cert["claims"]["bound"]
     if family.everything and family.n >= 3:
-        return _code_bound(family.m, family.n)
+        return _known_lower(family.m, family.n)
     return None
 
 
 @lru_cache(maxsize=64)
-def _code_bound(m: int, n: int) -> int:
-    """The best code bound (THEORY L4) found by the quick search at (m, n)."""
-    from ..lowerbounds.assemble import best
+def _known_lower(m: int, n: int) -> int:
+    """The best certified lower bound on r*(m, n), from the hub (kernelbounds.bounds)."""
+    from ..bounds import lower
 
-    return best(m, n, thorough=False).bound
+    return lower(m, n).value
 
 
 def _with_verdict(head: TableHead, family: Family, result: Evaluation, start: float) -> Evaluation:
