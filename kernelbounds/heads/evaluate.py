@@ -366,7 +366,7 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
         head_rank=head.rank,
         worst_input=worst_in,
     )
-    return _with_verdict(head, family, result, start)
+    return _with_verdict(head, h, family, result, start)
 
 
 def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool) -> dict:
@@ -457,7 +457,7 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
         worst_input=shown(out.worst if out.undefined is None else out.undefined),
         failure_unit="position" if n == 1 else "class",
     )
-    return _with_verdict(head, family, result, start)
+    return _with_verdict(head, h, family, result, start)
 
 
 def certified_bound(family: Family) -> int | None:
@@ -480,7 +480,7 @@ def _known_lower(m: int, n: int) -> int:
     return lower(m, n).value
 
 
-def _with_verdict(head: TableHead, family: Family, result: Evaluation, start: float) -> Evaluation:
+def _with_verdict(head: TableHead, h: HeadArrays, family: Family, result: Evaluation, start: float) -> Evaluation:
     """The verdict facts: the certified bound, a contradiction of it (exit 5), the L1
     explanation of a failure, the certificate of a head that solves every input."""
     from dataclasses import replace
@@ -492,7 +492,7 @@ def _with_verdict(head: TableHead, family: Family, result: Evaluation, start: fl
     if family.everything and not result.solves:
         from .explain import l1_explanation
 
-        violations = l1_explanation(head, result)
+        violations = l1_explanation(head, h, result)
     elif family.certificate is not None and below and not contradiction:
         violations = l1_violations(head, family.certificate)
     return replace(

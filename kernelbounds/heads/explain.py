@@ -21,9 +21,10 @@ from ..model import min_ip_target
 SEARCH_BLOCK = 256
 
 
-def l1_explanation(head, result, limit: int = 3) -> list[str]:
+def l1_explanation(head, h, result, limit: int = 3) -> list[str]:
     """Up to `limit` L1 violations: first the worst input's pair of keys, then the first
-    (by query token) other pairs; each states the three inputs and which of them fail."""
+    (by query token) other pairs; each states the three inputs and which of them fail.
+    h: the head's float arrays over all 2^m tokens (heads.evaluate.HeadArrays)."""
     m, n = result.m, result.n
     if n < 3:
         return []
@@ -36,7 +37,7 @@ def l1_explanation(head, result, limit: int = 3) -> list[str]:
         line = pair_violation(head, m, n, q, a, b)
         if line:
             out.append(line)
-    for q, a, b in candidates(head, m, n):
+    for q, a, b in candidates(h, m, n):
         if len(out) >= limit:
             break
         line = pair_violation(head, m, n, q, a, b)
@@ -71,12 +72,9 @@ def pair_violation(head, m: int, n: int, q: int, a: int, b: int) -> str | None:
     )
 
 
-def candidates(head, m: int, n: int):
+def candidates(h, m: int, n: int):
     """(q, a, b) in query order where floats suggest L1 fails: a the key of least D at its
     level s, b the key of largest D at a level s' >= s + 2 (confirmed exactly by the caller)."""
-    from .evaluate import head_arrays
-
-    h = head_arrays(head)
     T = 1 << m
     for start in range(0, T, SEARCH_BLOCK):
         qs = np.arange(start, min(T, start + SEARCH_BLOCK))
