@@ -26,7 +26,11 @@ the module's dtype and converts it exactly.  What each adapter evaluates:
   through eps (the exp part of every key's features is rescaled by one common factor,
   eps is not).  ``generalized_attention=True`` (ReLU random features) is per-token as it is.
 * :func:`fast_transformers` (pytorch-fast-transformers ``AttentionLayer`` around
-  ``LinearAttention``: elu(x) + 1, the "linear transformers" of Katharopoulos et al.).
+  ``LinearAttention``: elu(x) + 1, the "linear transformers" of Katharopoulos et al.;
+  extra ``kernelbounds[fast-transformers]``, which compiles C++/CUDA at install: its test
+  is skipped where the library is absent, and it did not build within 30 minutes on the
+  project's machine, so this adapter is untested there; the same elu+1 map is tested
+  through :func:`fla`).
 * :func:`fla` (flash-linear-attention ``LinearAttention`` with feature_map 'elu' (elu(x) + 1,
   the library's CPU path), 'hedgehog', 't2r' or 'dpfp' (tested; 'relu' and
   'elementwise_product' are adapted too, the latter a signed kernel)):
