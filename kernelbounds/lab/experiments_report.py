@@ -28,6 +28,31 @@ def _fmt(v) -> str:
     return "undefined" if v is None or v == float("inf") else f"{v:.4f}"
 
 
+def _main_label() -> str:
+    from .experiments import MAIN_LABEL
+
+    return MAIN_LABEL
+
+
+def softmax_labels(results) -> list[str]:
+    """The trained dense softmax labels present, the main (end-to-end) recipe first, then the
+    other end-to-end recipes, then the ablations; U3 last."""
+    labels = sorted({x.model for x in results if x.model.startswith("dense softmax (trained")})
+    main = _main_label()
+    key = lambda lab: (lab != main, "ablation" in lab, lab)  # noqa: E731
+    return sorted(labels, key=key) + ["dense softmax (U3, exact)"]
+
+
+def _softmax_lines(results, setting: str, what: str = "") -> list[str]:
+    out = []
+    for label in softmax_labels(results):
+        rows = sorted((x for x in results if x.setting == setting and x.model == label), key=lambda x: x.seed)
+        if rows:
+            sup = "" if rows[0].attention_supervised is None else (" [attention supervised]" if rows[0].attention_supervised else " [no attention supervision]")
+            out.append(f"- {label}{sup}: worst {what}errors {', '.join(_fmt(_worst(x)) for x in rows)}; {what}accuracy {', '.join(f'{x.accuracy:.3f}' for x in rows)}")
+    return out
+
+
 def witness_section(results) -> list[str]:
     out = ["## (a) Witness suite: m = 24, n = 3, the certified family of 190 inputs (r >= 8)", ""]
     out += ["| r | free per-token features: worst errors (seeds) | accuracy | exp features of bits: worst errors (seeds) | accuracy |", "|---:|---|---|---|---|"]
@@ -37,10 +62,7 @@ def witness_section(results) -> list[str]:
         a, b = cell([x for x in table if x.r == r]), cell([x for x in bits if x.r == r])
         out.append(f"| {r} | {a[0]} | {a[1]} | {b[0]} | {b[1]} |")
     out.append("")
-    for label in ("dense softmax (trained)", "dense softmax (trained, no attention loss)", "dense softmax (U3, exact)"):
-        rows = [x for x in results if x.setting == "witness" and x.model == label]
-        if rows:
-            out.append(f"- {label}: worst errors {', '.join(_fmt(_worst(x)) for x in rows)}; accuracy {', '.join(f'{x.accuracy:.3f}' for x in rows)}")
+    out += _softmax_lines(results, "witness")
     out.append("")
     return out
 
@@ -63,11 +85,47 @@ def ood_section(results, summ, plan) -> list[str]:
         ind, itr = s["median_in_distribution_accuracy_by_r"], s["in_distribution_transition"]
         out.append("- in distribution (1024 train sequences, exact): median accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in ind.items())
                    + f"; largest jump at r = {itr['largest_jump_at']}; least r with median >= 0.9: {itr['first_r_median_acc_0.9']}; with median = 1: {itr['first_r_exact']}")
-        for label in ("dense softmax (trained)", "dense softmax (trained, no attention loss)", "dense softmax (U3, exact)"):
-            rows = [x for x in results if x.setting == size.name and x.model == label]
-            if rows:
-                out.append(f"- {label}: worst test errors {', '.join(_fmt(_worst(x)) for x in rows)}; test accuracy {', '.join(f'{x.accuracy:.3f}' for x in rows)}")
+        out += _softmax_lines(results, size.name, "test ")
         out.append("")
+    return out
+
+
+def structured_section(results, summ, plan) -> list[str]:
+    """(c) the structured OOD reading (issue 24) and both readings side by side."""
+    if not plan.code_sizes:
+        return []
+    out = ["## (c) Out of distribution, structured reading: witness families of disjoint code words", "",
+           "Each size takes a Paley code (THEORY section 3 L4; kernelbounds.lowerbound.assemble), uses the shortest prefix of its words "
+           "whose certified bound reaches the target as the test words and the remaining words as the train words; the test set is "
+           "the witness family of the test words (its certified bound is the row's), the train set the witness family of the train "
+           "words (certified too). Only the query's output is scored, as in the witness suite; a head of exact rank below either "
+           "certified bound that solves that family would stop the run (the falsification guard: every kernel head is checked on "
+           "the test family, and on the whole train family when r is below its bound).", ""]
+    for cs in plan.code_sizes:
+        s = summ[cs.name]
+        tr, itr = s["transition"], s["in_distribution_transition"]
+        out.append(f"### m = {cs.m}: {s['code']}, {s['test_words']} test words (certified r >= {s['test_bound']}, {s['test_inputs']} inputs), "
+                   f"{s['train_words']} train words (certified r >= {s['train_bound']}, {s['train_inputs']} inputs)")
+        out.append("")
+        out.append(f"- tokens shared by the train and test families: {s['shared_tokens']} (code words are disjoint; a few chain intermediates coincide)")
+        out.append("- median test exact-sequence accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in s["median_accuracy_by_r"].items()))
+        out.append(f"- transition: largest jump of the median at r = {tr['largest_jump_at']} (+{tr['jump']:.3f}); least r with median >= 0.9: {tr['first_r_median_acc_0.9']}; least r with median = 1: {tr['first_r_exact']}")
+        out.append(f"- in distribution (first 1024 train inputs, exact): median accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in s["median_in_distribution_accuracy_by_r"].items())
+                   + f"; least r with median >= 0.9: {itr['first_r_median_acc_0.9']}; with median = 1: {itr['first_r_exact']}")
+        out += _softmax_lines(results, cs.name, "test ")
+        out.append("")
+    out += ["### Both readings side by side", "",
+            "| reading | size | certified r >= (test) | median test accuracy r = 1 / 8 / 32 / 128 | largest jump at r | least r, median >= 0.9 | least r, median = 1 | trained softmax (main recipe): worst test error over seeds |",
+            "|---|---|---:|---|---:|---:|---:|---:|"]
+    for reading, names in (("random tokens", [x.name for x in plan.sizes]), ("witness families", [c.name for c in plan.code_sizes])):
+        for name in names:
+            s = summ[name]
+            med = s["median_accuracy_by_r"]
+            cells = " / ".join(f"{med[r]:.3f}" if r in med else "-" for r in (1, 8, 32, 128))
+            t = s["transition"]
+            sw = s["softmax_worst_error_max"]
+            out.append(f"| {reading} | {name} | {s['certified_lower_bound']} | {cells} | {t['largest_jump_at']} | {t['first_r_median_acc_0.9']} | {t['first_r_exact']} | {_fmt(sw)} |")
+    out.append("")
     return out
 
 
@@ -100,19 +158,18 @@ def closing(results, summ, plan) -> list[str]:
         out.append("  The rank needed grows with the problem size, as in the paper.")
     else:
         out.append("  The rank needed does not grow monotonically with the problem size here.")
-    soft = [(name, [x for x in results if x.setting == name and x.model == "dense softmax (trained)"]) for name in ["witness"] + [s.name for s in plan.sizes]]
-    bad = [(name, x) for name, rows in soft for x in rows if _worst(x) >= 0.5]
-    n_runs = sum(len(rows) for _, rows in soft)
-    out.append(f"- {PAPER['softmax']}: {n_runs - len(bad)} of {n_runs} trained dense softmax runs (witness suite and every OOD size, every seed) "
-               f"have exact worst error < 1/2" + ("." if not bad else "; failing: " + "; ".join(f"{n} seed {x.seed}: {_fmt(_worst(x))}" for n, x in bad) + "."))
-    abl = [x for x in results if x.model == "dense softmax (trained, no attention loss)"]
-    if abl:
-        parts = []
-        for name in ["witness"] + [s.name for s in plan.sizes]:
-            rows = [x for x in abl if x.setting == name]
-            if rows:
-                parts.append(f"{name}: {sum(_worst(x) >= 0.5 for x in rows)} of {len(rows)} fail (worst errors {', '.join(_fmt(_worst(x)) for x in rows)})")
-        out.append("- Ablation, the same softmax recipe without the attention loss: " + "; ".join(parts) + ".")
+    settings = ["witness"] + [s.name for s in plan.sizes] + [c.name for c in plan.code_sizes]
+    for label in softmax_labels(results)[:-1]:
+        soft = [(name, [x for x in results if x.setting == name and x.model == label]) for name in settings]
+        bad = [(name, x) for name, rows in soft for x in rows if _worst(x) >= 0.5]
+        n_runs = sum(len(rows) for _, rows in soft)
+        if not n_runs:
+            continue
+        sup = "attention supervised" if any(x.attention_supervised for _, rows in soft for x in rows) else "no attention supervision"
+        head = f"- {PAPER['softmax']}, {label} ({sup})" if label == _main_label() else f"- {label} ({sup})"
+        per = "; ".join(f"{name}: {sum(_worst(x) >= 0.5 for x in rows)} of {len(rows)} fail" for name, rows in soft if rows)
+        out.append(f"{head}: {n_runs - len(bad)} of {n_runs} runs (witness suite and every OOD size of both readings, every seed) have exact worst error < 1/2"
+                   + ("." if not bad else f" ({per}; failing: " + "; ".join(f"{n} seed {x.seed}: {_fmt(_worst(x))}" for n, x in bad) + ")."))
     ind = [(size.m, summ[size.name]["in_distribution_transition"]) for size in plan.sizes]
     out.append("- In distribution (exact, on 1024 train sequences), least r with median accuracy >= 0.9: "
                + " -> ".join(f"{t['first_r_median_acc_0.9']} (m={m})" for m, t in ind)
@@ -181,10 +238,10 @@ def limits_section(results, summ, plan) -> list[str]:
             "with positive features, reached test accuracy 0.969 (train 1.000); U2 written with exp features of the bits "
             "(tests/test_lab_experiments.py, m = 3) solves every input exactly.",
             ""]
-    soft = [x for size in plan.sizes for x in results if x.setting == size.name and x.model == "dense softmax (trained)"]
+    soft = [x for size in plan.sizes + plan.code_sizes for x in results if x.setting == size.name and x.model == _main_label()]
     if soft and all(_worst(x) < 0.5 for x in soft):
-        out[-2] += (" The trained dense softmax (m x m score matrices, attention loss) generalises from the train pool to the fresh "
-                    "test tokens on every seed at every size.")
+        out[-2] += (" The trained dense softmax (m x m score matrices, main end-to-end recipe, no attention supervision) generalises "
+                    "from the train set to the fresh test tokens on every seed at every size of both readings.")
     return out
 
 
@@ -211,9 +268,14 @@ def markdown(results, summ, plan, full_table: str, seconds: float, cpu: float = 
         "dense softmax with scores tau <W_Q q, W_K z>, W in R^{m x m}, learned temperature tau. "
         "The free per-token features of the witness suite are training.py's table model (issue 7).",
         "",
-        f"Recipes: kernel heads: {plan.kernel_recipe.describe()}; dense softmax: {plan.softmax_recipe.describe()}. "
-        "The attention loss is the cross-entropy of the attention distribution against the positions attaining the minimum level; "
-        "it is what lets the dense softmax escape the 'attend to the query itself' minimum (ablation rows: the same recipe without it).",
+        f"Recipes: kernel heads: {plan.kernel_recipe.describe()}. Dense softmax (every row names its recipe, recipe_name in experiments.json, "
+        "with attention_supervised): " + "; ".join(f"**{name}**: {rec.describe()}" for name, rec in plan.softmax_recipes.items()) + ". "
+        "The attention loss is the cross-entropy of the attention distribution against the positions attaining the minimum level "
+        "(supervision of attention, kept only as an ablation). The main recipe is end to end (squared error only): its readout starts at "
+        "U3's F(q, z) = <q, z> (U = V = I, THEORY section 2 U3) and it trains first on sequences of random tokens (the OOD train pool "
+        "itself where the setting has one; otherwise 4096 random tokens disjoint from the test tokens), every position scored, then on "
+        "the setting's train set. With a random readout and no attention loss the softmax settles on attending to the query itself "
+        "on the witness suite.",
         "",
         "Falsification guard: every kernel head evaluated on a certified family (the witness suite; for OOD heads with r below "
         "the bound, the certified family of their m) is checked; a head of exact rank below the certified bound that solves "
@@ -221,7 +283,7 @@ def markdown(results, summ, plan, full_table: str, seconds: float, cpu: float = 
         "",
     ]
     body = witness_section(results) if plan.witness else []
-    body += ood_section(results, summ, plan) + closing(results, summ, plan) + limits_section(results, summ, plan) + tried_section()
+    body += ood_section(results, summ, plan) + structured_section(results, summ, plan) + closing(results, summ, plan) + limits_section(results, summ, plan) + tried_section()
     return "\n".join(head + body + ["## All runs", "", "Plot: experiments.png. Machine-readable: experiments.json.", "", full_table])
 
 
@@ -233,7 +295,8 @@ def plot(results, summ, plan, path) -> None:
 
     from ..report import save_figure
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+    panels = 4 if plan.code_sizes else 3
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2))
     ax = axes[0]
     for prefix, color, label in (("kernel (free", "tab:blue", "free per-token features"), ("kernel (exp", "tab:orange", "exp features of bits")):
         rows = _rows(results, "witness", prefix)
@@ -242,7 +305,7 @@ def plot(results, summ, plan, path) -> None:
         rs = sorted({x.r for x in rows})
         ax.scatter([x.r for x in rows], [min(_worst(x), 20) for x in rows], color=color, alpha=0.5, s=12)
         ax.plot(rs, [np.median([min(_worst(x), 20) for x in rows if x.r == r]) for r in rs], color=color, label=f"kernel head, {label}")
-    soft = [x for x in results if x.setting == "witness" and x.model == "dense softmax (trained)"]
+    soft = [x for x in results if x.setting == "witness" and x.model == _main_label()]
     if soft:
         ax.axhline(max(_worst(x) for x in soft), color="tab:green", linestyle="--", label="trained dense softmax (max over seeds)")
     ax.axhline(0.5, color="gray", linewidth=0.8)
@@ -262,7 +325,7 @@ def plot(results, summ, plan, path) -> None:
         rs = sorted({x.r for x in rows})
         ax.scatter([x.r for x in rows], [x.accuracy for x in rows], color=color, alpha=0.4, s=10)
         ax.plot(rs, [np.median([x.accuracy for x in rows if x.r == r]) for r in rs], color=color, label=f"kernel, m={size.m}, pool {size.pool}")
-        sm = [x.accuracy for x in results if x.setting == size.name and x.model == "dense softmax (trained)"]
+        sm = [x.accuracy for x in results if x.setting == size.name and x.model == _main_label()]
         if sm:
             ax.axhline(min(sm), color=color, linestyle="--", linewidth=0.9)
         ax.axvline(summ[size.name]["certified_lower_bound"], color=color, linestyle=":", linewidth=0.9)
@@ -292,6 +355,28 @@ def plot(results, summ, plan, path) -> None:
     ax.set_ylabel("feature rank r")
     ax.set_title("(c) transition r against the bounds")
     ax.legend(fontsize=7)
+    if plan.code_sizes:
+        _structured_panel(axes[3], results, summ, plan, plt)
     fig.tight_layout()
     save_figure(fig, str(path))
     plt.close(fig)
+
+
+def _structured_panel(ax, results, summ, plan, plt) -> None:
+    """(d) the structured reading: test accuracy on witness families of unseen code words."""
+    colors = plt.cm.plasma(np.linspace(0, 0.8, len(plan.code_sizes)))
+    for cs, color in zip(plan.code_sizes, colors):
+        rows = _rows(results, cs.name, "kernel (exp")
+        rs = sorted({x.r for x in rows})
+        ax.scatter([x.r for x in rows], [x.accuracy for x in rows], color=color, alpha=0.4, s=10)
+        ax.plot(rs, [np.median([x.accuracy for x in rows if x.r == r]) for r in rs], color=color, label=f"kernel, m={cs.m}, test r >= {summ[cs.name]['test_bound']}")
+        sm = [x.accuracy for x in results if x.setting == cs.name and x.model == _main_label()]
+        if sm:
+            ax.axhline(min(sm), color=color, linestyle="--", linewidth=0.9)
+        ax.axvline(summ[cs.name]["test_bound"], color=color, linestyle=":", linewidth=0.9)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("feature rank r")
+    ax.set_ylabel("test exact-sequence accuracy")
+    ax.set_ylim(0, 1.02)
+    ax.set_title("(d) structured OOD: witness families of unseen code words\n(dashed: trained softmax; dotted: certified bound)", fontsize=9)
+    ax.legend(fontsize=7)
