@@ -229,15 +229,28 @@ def pretrain_sequences(m: int, n: int, seed: int, exclude: set[int]) -> list[tup
 
 def curriculum(kind: str, m: int, r: int, seed: int, recipe: models.Recipe, train, test, scored: str) -> models.Model:
     """Stage 1: random tokens, every position scored (for scored="all" the train set is such a
-    pool already and is reused); stage 2: the train set itself, from stage 1's parameters."""
+    pool already and is reused); stage 2, from stage 1's parameters: the train set, mixed
+    with the stage-1 rows (about MIX pool rows per train row, train rows repeated when
+    fewer) so that the pool is not forgotten."""
+    own = models.examples(train, m, scored)
     if scored == "all":
-        pre = train
+        pre = own
     else:
-        pre = pretrain_sequences(m, len(train[0]), seed, {z for s in test for z in s})
+        pre = models.examples(pretrain_sequences(m, len(train[0]), seed, {z for s in test for z in s}), m, "all")
     stage1 = models.Recipe(**{**asdict(recipe), "steps": recipe.pretrain_steps, "lr": recipe.pretrain_lr, "pretrain_steps": 0})
-    start = models.train(kind, models.examples(pre, m, "all"), m, r, seed, stage1)
+    start = models.train(kind, pre, m, r, seed, stage1)
     stage2 = models.Recipe(**{**asdict(recipe), "pretrain_steps": 0})
-    return models.train(kind, models.examples(train, m, scored), m, r, seed, stage2, start=start)
+    mix = own if scored == "all" else _mixture(pre, own)
+    return models.train(kind, mix, m, r, seed, stage2, start=start)
+
+
+MIX = 8  # stage 2: about MIX pool rows per train row (train rows repeated when fewer)
+
+
+def _mixture(pool: models.Examples, own: models.Examples) -> models.Examples:
+    reps = max(1, round(len(pool.t) / (MIX * len(own.t))))
+    parts = [pool] + [own] * reps
+    return models.Examples(*(np.concatenate([getattr(x, k) for x in parts]) for k in ("Q", "K", "t", "best", "seq")))
 
 
 def u3_exact(name: str, m: int, n: int, inputs, scored: str = "first") -> Result:
@@ -271,7 +284,7 @@ SUPERVISED = "ablation: attention supervised"
 
 def softmax_recipes(steps: int, batch: int, ablation: bool = True) -> dict[str, models.Recipe]:
     base = dict(steps=steps, lr=0.02, batch=batch, init=0.1)
-    out = {MAIN: models.Recipe(**{**base, "steps": steps // 3, "lr": 0.005}, att=0.0, readout_init="identity", pretrain_steps=steps, pretrain_lr=0.02)}
+    out = {MAIN: models.Recipe(**{**base, "lr": 0.005}, att=0.0, readout_init="identity", pretrain_steps=steps, pretrain_lr=0.02, wd=0.05)}
     if ablation:
         out |= {
             "end to end, identity readout": models.Recipe(**base, att=0.0, readout_init="identity"),
@@ -343,26 +356,32 @@ def jobs(plan: Plan, keep: Path) -> list[tuple]:
         for s in plan.seeds:
             for name, recipe in plan.softmax_recipes.items():
                 out.append(("witness_softmax", (s, name, recipe)))
-    for size in plan.sizes:
-        for r in plan.ranks:
+    for prefix, sizes in (("ood", plan.sizes), ("struct", plan.code_sizes)):
+        for size in sizes:
+            for r in plan.ranks:
+                for s in plan.seeds:
+                    out.append((f"{prefix}_bits", (size, r, s, plan.kernel_recipe, keep)))
             for s in plan.seeds:
-                out.append(("ood_bits", (size, r, s, plan.kernel_recipe, keep)))
-        for s in plan.seeds:
-            for name, recipe in plan.softmax_recipes.items():
-                out.append(("ood_softmax", (size, s, name, recipe)))
-    for cs in plan.code_sizes:
-        for r in plan.ranks:
-            for s in plan.seeds:
-                out.append(("struct_bits", (cs, r, s, plan.kernel_recipe, keep)))
-        for s in plan.seeds:
-            for name, recipe in plan.softmax_recipes.items():
-                out.append(("struct_softmax", (cs, s, name, recipe)))
-    # slowest first keeps both workers busy to the end
-    out.sort(key=lambda j: -(j[1][1] if j[0] in ("ood_bits", "struct_bits") else j[1][0] if j[0].startswith("witness_") and j[0] != "witness_softmax" else 0))
+                for name, recipe in plan.softmax_recipes.items():
+                    out.append((f"{prefix}_softmax", (size, s, name, recipe)))
+    out.sort(key=lambda j: -_cost(j))  # slowest first keeps both workers busy to the end
     return out
 
 
+def _cost(job: tuple) -> float:
+    """A rough relative cost of a job (for the order only)."""
+    kind, args = job
+    if kind in ("ood_bits", "struct_bits"):
+        return args[1] + args[0].m
+    if kind in ("witness_bits", "witness_table"):
+        return args[0]
+    recipe = args[-1]
+    m = 24 if kind == "witness_softmax" else args[0].m
+    return m * (2 if recipe.pretrain_steps else 1)
+
+
 _CACHE: dict = {}
+REUSED: list[Result] = []  # rows the last run_all took from --reuse
 
 
 def _witness():
@@ -420,10 +439,52 @@ def _init_worker() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
-def run_all(plan: Plan, keep: Path, workers: int) -> list[Result]:
-    todo = jobs(plan, keep)
+def job_key(job: tuple) -> tuple | None:
+    """(setting, model, r, seed, recipe) of the row a job produces (softmax models as "dense
+    softmax": the recipe string names them), for --reuse; None for jobs never reused."""
+    kind, args = job
+    if kind in ("witness_bits", "ood_bits"):
+        where, (r, s, recipe) = ("witness", args[:3]) if kind == "witness_bits" else (args[0].name, args[1:4])
+        return (where, "kernel (exp features of bits)", r, s, recipe.describe())
+    if kind == "witness_table":
+        r, s, steps, _ = args
+        return ("witness", "kernel (free per-token features)", r, s, f"Adam lr 0.03, {steps} full-batch steps, squared error")
+    if kind == "witness_softmax":
+        s, _, recipe = args
+        return ("witness", "dense softmax", "d=24", s, recipe.describe())
+    if kind == "ood_softmax":
+        size, s, _, recipe = args
+        return (size.name, "dense softmax", f"d={size.m}", s, recipe.describe())
+    return None
+
+
+def row_key(x: Result) -> tuple:
+    model = "dense softmax" if x.model.startswith("dense softmax (trained") else x.model
+    return (x.setting, model, x.r, x.seed, x.recipe)
+
+
+def reused(job: tuple, old: dict[tuple, Result]) -> Result | None:
+    """The previous run's row for this job (the same setting, model, r, seed and recipe), relabelled."""
+    key = job_key(job)
+    x = old.get(key) if key is not None else None
+    if x is None:
+        return None
+    if key[1] == "dense softmax":
+        name, recipe = job[1][-2], job[1][-1]
+        x = Result(**{**asdict(x), "model": softmax_label(name), "recipe_name": name, "attention_supervised": recipe.att > 0})
+    return x
+
+
+def run_all(plan: Plan, keep: Path, workers: int, old: dict[tuple, Result] | None = None) -> list[Result]:
+    todo, results = [], []
+    for job in jobs(plan, keep):
+        x = reused(job, old or {})
+        if x is None:
+            todo.append(job)
+        else:
+            results.append(x)
+    REUSED[:] = list(results)
     bar = _progress(len(todo))
-    results = []
     if workers <= 1:
         for job in todo:
             results.append(run_job(job))
@@ -533,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="folder for experiments.md/.json/.png (default: docs for a full run, nothing for --quick)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2; 1 runs in this process)")
     ap.add_argument("--render", metavar="JSON", help="only rewrite experiments.md/.png in --out (default docs) from a results file")
+    ap.add_argument("--reuse", metavar="JSON", help="take the rows of unchanged jobs (same setting, model, r, seed and recipe) from a previous experiments.json instead of training them again")
     args = ap.parse_args(argv)
     if args.render:
         return render(Path(args.render), Path(args.out or "docs"))
@@ -543,7 +605,8 @@ def main(argv: list[str] | None = None) -> int:
     keep = out or Path("out")
     t0 = time.perf_counter()
     try:
-        results = run_all(plan, keep, 1 if args.quick else args.workers)
+        old = {row_key(x): x for x in load_results(Path(args.reuse))} if args.reuse else None
+        results = run_all(plan, keep, 1 if args.quick else args.workers, old)
     except Falsified as exc:
         print(f"FALSIFIED: {exc}", file=sys.stderr)
         return CONTRADICTION
@@ -554,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     wall, cpu = time.perf_counter() - t0, _cpu_seconds()
     print(f"total {wall:.0f} s wall-clock, {cpu:.0f} CPU-seconds", file=sys.stderr)
     if out is not None:
-        write(out, results, summ, plan, wall, cpu)
+        write(out, results, summ, plan, wall, cpu, {"rows": len(REUSED), "cpu_seconds": round(sum(x.seconds for x in REUSED))} if REUSED else None)
     return 0
 
 
@@ -575,7 +638,7 @@ def _cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: float, cpu: float = 0.0) -> None:
+def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: float, cpu: float = 0.0, reuse: dict | None = None) -> None:
     from ..certificate import write_atomic
 
     out.mkdir(parents=True, exist_ok=True)
@@ -583,6 +646,7 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
         "generated_by": "scripts/experiments",
         "seconds": round(seconds),
         "cpu_seconds": round(cpu),
+        "reused": reuse,
         "plan": {"ranks": plan.ranks, "seeds": plan.seeds, "sizes": [asdict(s) for s in plan.sizes],
                  "code_sizes": [asdict(c) for c in plan.code_sizes],
                  "kernel_recipe": asdict(plan.kernel_recipe), "softmax_recipes": {k: asdict(v) for k, v in plan.softmax_recipes.items()}},
@@ -592,8 +656,19 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
     write_atomic(out / "experiments.json", json.dumps(doc, indent=1, default=str) + "\n")
     from . import experiments_report
 
-    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds, cpu))
+    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds, cpu, reuse))
     experiments_report.plot(results, summ, plan, out / "experiments.png")
+
+
+def load_results(path: Path) -> list[Result]:
+    results = []
+    for d in json.loads(path.read_text())["results"]:
+        d = dict(d)
+        ex = d.pop("worst_error_exact", None)
+        if ex is not None:
+            d["worst_error"] = Fraction(ex)
+        results.append(Result(**d))
+    return results
 
 
 def render(path: Path, out: Path) -> int:
@@ -602,20 +677,14 @@ def render(path: Path, out: Path) -> int:
     from . import experiments_report
 
     doc = json.loads(path.read_text())
-    results = []
-    for d in doc["results"]:
-        d = dict(d)
-        ex = d.pop("worst_error_exact", None)
-        if ex is not None:
-            d["worst_error"] = Fraction(ex)
-        results.append(Result(**d))
+    results = load_results(path)
     pl = doc["plan"]
     recipes = {k: models.Recipe(**v) for k, v in pl["softmax_recipes"].items()}
     plan = Plan(pl["ranks"], pl["seeds"], [Size(**s) for s in pl["sizes"]], models.Recipe(**pl["kernel_recipe"]), recipes, 0, witness="witness" in doc["summary"],
                 code_sizes=[CodeSize(**c) for c in pl.get("code_sizes", [])])
     out.mkdir(parents=True, exist_ok=True)
     summ = summary(results, plan)
-    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0), doc.get("cpu_seconds", 0)))
+    write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0), doc.get("cpu_seconds", 0), doc.get("reused")))
     experiments_report.plot(results, summ, plan, out / "experiments.png")
     return 0
 

@@ -87,7 +87,7 @@ class Recipe:
         tau = f", temperature starts at {self.tau0:g}" if self.tau0 != 1.0 else ""
         if self.pretrain_steps:
             return (f"curriculum: {self.pretrain_steps} steps (Adam lr {self.pretrain_lr}, cosine) on sequences of random tokens, every position scored, "
-                    f"then {self.steps} steps (lr {self.lr}) on the train set; batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{start}{tau}{wd}")
+                    f"then {self.steps} steps (lr {self.lr}) on the train set mixed with them (about 8 of their rows per train row); batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{start}{tau}{wd}")
         return f"Adam lr {self.lr} (cosine), {self.steps} steps, batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{start}{tau}{wd}"
 
 
