@@ -313,6 +313,8 @@ class Plan:
     ablation: bool = True
     notes: list[str] = field(default_factory=list)
     code_sizes: list[CodeSize] = field(default_factory=list)
+    code_ranks: list[int] | None = None  # kernel ranks of the structured reading (default: ranks)
+    code_recipes: list[str] | None = None  # softmax recipes of the structured reading (default: all)
 
     @property
     def softmax_recipe(self) -> models.Recipe:
@@ -328,6 +330,8 @@ def full_plan() -> Plan:
         softmax_recipes=softmax_recipes(3000, 512),
         table_steps=3000,
         code_sizes=[CodeSize(24, 23, 8), CodeSize(32, 31, 16), CodeSize(64, 59, 64)],
+        code_ranks=[2, 8, 32, 128],  # within the shared machine's budget (issue 24)
+        code_recipes=[MAIN, "end to end, identity readout"],
     )
 
 
@@ -356,13 +360,14 @@ def jobs(plan: Plan, keep: Path) -> list[tuple]:
         for s in plan.seeds:
             for name, recipe in plan.softmax_recipes.items():
                 out.append(("witness_softmax", (s, name, recipe)))
-    for prefix, sizes in (("ood", plan.sizes), ("struct", plan.code_sizes)):
+    code_recipes = {k: v for k, v in plan.softmax_recipes.items() if plan.code_recipes is None or k in plan.code_recipes}
+    for prefix, sizes, ranks, recipes in (("ood", plan.sizes, plan.ranks, plan.softmax_recipes), ("struct", plan.code_sizes, plan.code_ranks or plan.ranks, code_recipes)):
         for size in sizes:
-            for r in plan.ranks:
+            for r in ranks:
                 for s in plan.seeds:
                     out.append((f"{prefix}_bits", (size, r, s, plan.kernel_recipe, keep)))
             for s in plan.seeds:
-                for name, recipe in plan.softmax_recipes.items():
+                for name, recipe in recipes.items():
                     out.append((f"{prefix}_softmax", (size, s, name, recipe)))
     out.sort(key=lambda j: -_cost(j))  # slowest first keeps both workers busy to the end
     return out
@@ -648,7 +653,7 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
         "cpu_seconds": round(cpu),
         "reused": reuse,
         "plan": {"ranks": plan.ranks, "seeds": plan.seeds, "sizes": [asdict(s) for s in plan.sizes],
-                 "code_sizes": [asdict(c) for c in plan.code_sizes],
+                 "code_sizes": [asdict(c) for c in plan.code_sizes], "code_ranks": plan.code_ranks, "code_recipes": plan.code_recipes,
                  "kernel_recipe": asdict(plan.kernel_recipe), "softmax_recipes": {k: asdict(v) for k, v in plan.softmax_recipes.items()}},
         "summary": summ,
         "results": [x.to_json() for x in sorted(results, key=lambda x: (x.setting, x.model, str(x.r).zfill(4), x.seed))],
@@ -681,7 +686,7 @@ def render(path: Path, out: Path) -> int:
     pl = doc["plan"]
     recipes = {k: models.Recipe(**v) for k, v in pl["softmax_recipes"].items()}
     plan = Plan(pl["ranks"], pl["seeds"], [Size(**s) for s in pl["sizes"]], models.Recipe(**pl["kernel_recipe"]), recipes, 0, witness="witness" in doc["summary"],
-                code_sizes=[CodeSize(**c) for c in pl.get("code_sizes", [])])
+                code_sizes=[CodeSize(**c) for c in pl.get("code_sizes", [])], code_ranks=pl.get("code_ranks"), code_recipes=pl.get("code_recipes"))
     out.mkdir(parents=True, exist_ok=True)
     summ = summary(results, plan)
     write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0), doc.get("cpu_seconds", 0), doc.get("reused")))
