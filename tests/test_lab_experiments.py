@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.evaluate import evaluate, kernel_rank as table_rank
-from kernelbounds.heads import load
+from kernelbounds.heads.evaluate import evaluate, kernel_rank as table_rank
+from kernelbounds.heads.tables import load
 from kernelbounds.lab import exact, experiments, models
 
 
@@ -64,7 +64,7 @@ def test_gradients_match_finite_differences(kind):
 @settings(max_examples=25, deadline=None)
 @given(m=st.integers(2, 5), r=st.integers(1, 6), seed=st.integers(0, 10**6), scale=st.sampled_from([0.3, 1.0, 3.0]))
 def test_exact_kernel_evaluation_is_kernelbounds_evaluate_and_agrees_with_floats(m, r, seed, scale):
-    """The integer evaluation decides exactly what kernelbounds.evaluate decides on the same
+    """The integer evaluation decides exactly what kernelbounds.heads.evaluate decides on the same
     head (as a TableHead), and the float model's errors are within 1e-9 of the exact ones."""
     rng = random.Random(seed)
     seqs = sorted({tuple(rng.randrange(2**m) for _ in range(3)) for _ in range(30)})
@@ -181,8 +181,8 @@ def test_negdef_start_is_u3s_score_direction():
 def test_structured_pools_use_disjoint_code_words_and_certified_bounds():
     """The test words are the shortest Paley prefix certifying the target; the train words are
     the others (disjoint); at m = 24, target 8 the test family is the witness suite itself."""
-    from kernelbounds.codes.paley import paley
-    from kernelbounds.lowerbound import assemble, smallest_witness, witness_family
+    from kernelbounds.lowerbounds.assemble import assemble, smallest_witness, witness_family
+    from kernelbounds.lowerbounds.codes.paley import paley
 
     train, test, bound, train_bound, info = experiments.structured_pools(experiments.CodeSize(24, 23, 8))
     assert test == witness_family(smallest_witness(24, 3, 8)) and bound == 8 and info["test_words"] == 10

@@ -39,9 +39,9 @@ from pathlib import Path
 import numpy as np
 
 from . import exact, models, training
-from ..constructions import softmax as u3
-from ..evaluate import evaluate
-from ..lowerbound import smallest_witness, witness_family
+from ..upperbounds.constructions import softmax as u3
+from ..heads.evaluate import evaluate
+from ..lowerbounds.assemble import smallest_witness, witness_family
 
 HALF = Fraction(1, 2)
 CONTRADICTION = 5
@@ -124,9 +124,9 @@ class CodeSize:
 
 def structured_pools(cs: CodeSize):
     """(train family, test family, test bound, train bound, description): disjoint code words."""
-    from ..codes import Code
-    from ..codes.paley import paley
-    from ..lowerbound import assemble
+    from ..lowerbounds.assemble import assemble
+    from ..lowerbounds.codes import Code
+    from ..lowerbounds.codes.paley import paley
 
     code = paley(cs.q, cs.m)
     k = next((k for k in range(2, code.size) if assemble(code.prefix(k), cs.n).bound >= cs.target), None)
@@ -155,7 +155,7 @@ def guard(name: str, head_json, rank: int, solves: bool, bound: int | None, keep
 
 def certified_family(m: int, n: int = 3):
     """(inputs, bound) of the best pairwise lower bound for m (THEORY §3 L4), or (None, None)."""
-    from ..lowerbound import LowerBound, best, witness_family
+    from ..lowerbounds.assemble import LowerBound, best, witness_family
 
     lb = best(m, n)
     if not isinstance(lb, LowerBound):
@@ -529,13 +529,12 @@ def _progress(total: int):
 # ----- analysis --------------------------------------------------------------------
 
 def upper_bound(m: int, n: int = 3) -> tuple[int, str]:
-    """The least certified upper bound for (m, n) with any features: the committed
-    level-family certificates and their restriction closure (upperbound.best_known), else
-    U2's 2^m positive features."""
-    from ..upperbound import best_known
+    """The least certified upper bound for (m, n) with any features, and its method: the
+    hub's answer (kernelbounds.bounds)."""
+    from ..bounds import upper
 
-    rank = best_known(m, n)[0]
-    return (rank, "level family (committed certificates, closed under restriction)") if rank < 2**m else (2**m, "U2 (2^m positive features)")
+    side = upper(m, n)
+    return side.value, side.method + (f" (certificate {side.certificate})" if side.certificate else "")
 
 
 def medians(results: list[Result], setting: str, model_prefix: str = "kernel (exp", key: str = "accuracy") -> dict[int, float]:
@@ -555,7 +554,7 @@ def transition(med: dict[int, float]) -> dict:
 def summary(results: list[Result], plan: Plan) -> dict:
     out = {}
     for size in plan.sizes:
-        from ..lowerbound import best
+        from ..lowerbounds.assemble import best
 
         ub, ub_what = upper_bound(size.m, size.n)
         med = medians(results, size.name)

@@ -78,7 +78,7 @@ def ood_section(results, summ, plan) -> list[str]:
         tr = s["transition"]
         out.append(f"### m = {size.m}, pool = {size.pool} tokens each ({size.train_seqs} train / {size.test_seqs} test sequences)")
         out.append("")
-        out.append(f"- certified lower bound (kernelbounds.lowerbound.best({size.m}, 3)): r >= {s['certified_lower_bound']}; upper bound: r <= {s['upper_bound']} ({s['upper_bound_from']})")
+        out.append(f"- certified lower bound (kernelbounds.lowerbounds.assemble.best({size.m}, 3)): r >= {s['certified_lower_bound']}; upper bound: r <= {s['upper_bound']} ({s['upper_bound_from']})")
         med = s["median_accuracy_by_r"]
         out.append("- median test exact-sequence accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in med.items()))
         out.append(f"- transition: largest jump of the median at r = {tr['largest_jump_at']} (+{tr['jump']:.3f}); least r with median >= 0.9: {tr['first_r_median_acc_0.9']}; least r with median = 1: {tr['first_r_exact']}")
@@ -95,7 +95,7 @@ def structured_section(results, summ, plan) -> list[str]:
     if not plan.code_sizes:
         return []
     out = ["## (c) Out of distribution, structured reading: witness families of disjoint code words", "",
-           "Each size takes a Paley code (THEORY section 3 L4; kernelbounds.lowerbound.assemble), uses the shortest prefix of its words "
+           "Each size takes a Paley code (THEORY section 3 L4; kernelbounds.lowerbounds.assemble), uses the shortest prefix of its words "
            "whose certified bound reaches the target as the test words and the remaining words as the train words; the test set is "
            "the witness family of the test words (its certified bound is the row's), the train set the witness family of the train "
            "words (certified too). Only the query's output is scored, as in the witness suite; a head of exact rank below either "

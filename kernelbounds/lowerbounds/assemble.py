@@ -16,8 +16,8 @@ from typing import Protocol
 import numpy as np
 
 from .amplification import best_schedule, chain_keys, chain_levels
-from .bits import comp, low_bits, to_str
-from .certificate import header
+from ..bits import comp, low_bits, to_str
+from ..certificate import header
 from .codes import Code, intersection_matrix
 from .codes.library import candidates
 from .codes.linear import LinearCode
@@ -390,15 +390,15 @@ class OrbitLowerBound(_PerEntry):
 
     def work(self) -> int:
         """The checker's work estimate for this certificate (checker rules/orbits.work_orbits)."""
-        from .checker.jsonread import Node
-        from .checker.limits import Limits
-        from .checker.rules.orbits import work_orbits
+        from ..checker.jsonread import Node
+        from ..checker.limits import Limits
+        from ..checker.rules.orbits import work_orbits
 
         doc = self.certificate()
         return work_orbits(Node(doc), Limits())
 
     def fits_checker(self) -> bool:
-        from .checker.limits import Limits
+        from ..checker.limits import Limits
 
         limits = Limits()
         return self.size <= limits.max_orbit_words and self.work() <= limits.max_orbit_work
@@ -571,7 +571,7 @@ def from_certificate(doc: dict) -> LowerBoundForm:
     ValueError when the document does not describe a well-formed bound (the checker
     decides whether its claims hold)."""
     from .amplification import chain_product
-    from .bits import from_str
+    from ..bits import from_str
     from .rankbound import least_rank, threshold
 
     if doc.get("kind") != "lower-bound":
@@ -614,3 +614,26 @@ def from_certificate(doc: dict) -> LowerBoundForm:
         return LowerBound(m, n, variant, code, gaps, schedules, dict(products), rank)
     except (KeyError, TypeError, AttributeError, IndexError, OverflowError) as exc:
         raise ValueError(f"not a well-formed lower-bound certificate: {exc!r}") from None
+
+
+def summary(lb: LowerBoundForm) -> dict:
+    """The code's side of `kernelbounds bound --json`: the code, its gaps, the chain
+    products and the witness family's size (THEORY L3-L4)."""
+    from .codes.bounds import johnson
+
+    info = describe(lb)
+    w, g = info["weight"], info["min_gap"]
+    return {
+        "lower": lb.bound,
+        "code": info["code"],
+        "code_size": info["size"],
+        "code_weight": w,
+        "min_gap": g,
+        "gaps": None if info["gaps"] is None else {str(k): v for k, v in sorted(info["gaps"].items())},
+        "form": info["form"],
+        "orbits": info["orbits"],
+        "johnson_bound": johnson(lb.m, g, w) if w is not None and g is not None else None,
+        "min_product": lb.min_product,
+        "k": lb.k,
+        "witness_inputs": any_witness_count(lb),
+    }
