@@ -38,6 +38,8 @@ class Limits:
     max_orbit_work: int = 120_000_000  # lower bounds in the orbit form (rules/orbits.work_orbits)
     max_orbit_words: int = 4_000_000  # code words held in memory by the orbit form
     max_parse_bytes: int = 1_200_000_000  # memory estimate for parsing the JSON text (json_memory)
+    time_limit: int = 60  # runtime guard (checker/guard.py): CPU seconds of the check; 0 = off
+    memory_limit: int = 2 * 2**30  # runtime guard: bytes of memory the check may add; 0 = off
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}
