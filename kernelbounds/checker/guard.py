@@ -31,7 +31,7 @@ import select
 import signal
 import time
 
-WALL_FACTOR = 4
+WALL_FACTOR = 10
 WALL_SLACK = 30.0
 STDERR_BYTES = 65536
 _in_child = False  # set in the forked child: a nested check runs in process

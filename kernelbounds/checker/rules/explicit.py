@@ -83,7 +83,7 @@ def work(doc: Node, limits: Limits) -> int:
         total += exhaustive_inputs(m, n) * ((2 * n + 2) * lin(worst_u) + 2 * mul2(worst_u, worst_u))
     if m <= VALUE_DIM_M:
         total += modrank.per_prime(f_bits + [1], T)
-    return 2 * total  # x 2: the interpreter's per-entry overhead (measured estimate / time 1.1 to 3)
+    return total
 
 
 def _table(node: Node, rows: int, cols: int) -> list[list[Fraction]]:

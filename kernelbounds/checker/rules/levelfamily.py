@@ -291,7 +291,7 @@ def work(doc: Node, limits: Limits) -> int:
     total = (m + 1) ** 2 * frac(h_w) + sum(comb(p + n - 1, n - 1) * (2 * n + 4) * frac(2 * (h_w + rows[p]) + 8) for p in range(m + 1))
     if m <= EXPLICIT_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:  # as check() decides
         h = h_w + max(rows)
-        total += exhaustive_inputs(m, n) * ((6 * n + 24) * lin(h) + 4 * frac(2 * h)) + 2**m * 2**m * (2**m + 4) * lin(h)
+        total += exhaustive_inputs(m, n) * ((3 * n + 12) * lin(h) + 2 * frac(2 * h)) + 2**m * 2**m * (2**m + 4) * lin(h)
     flint_units = _flint_units(v.get("differences"), m, limits)
     if flint_units is not None:  # plus building the rows: explicit features up to m = 6, else the formula
         total += flint_units + 2**m * 2**m * ((2**m if m <= EXPLICIT_M else m) + 8) * lin(h_w)
