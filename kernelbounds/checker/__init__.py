@@ -63,19 +63,25 @@ class Verdict:
         return self.code == VALID
 
     def line(self) -> str:
-        """The verdict on exactly one line; every file-derived string escaped."""
+        """The verdict on exactly one line; every file-derived string escaped and bounded
+        (the summary, the pointer and the reason each at most MAX_REASON_CHARS, whatever
+        a rule put in them: so for every kind, present and future)."""
         if self.ok:
-            return f"VALID {escape(self.path)}: {escape(self.summary)}"
-        reason = self.reason if len(self.reason) <= MAX_REASON_CHARS else self.reason[:MAX_REASON_CHARS] + "..."
-        return f"{CODE_NAMES[self.code].upper()} {escape(self.path)}: at {escape(self.pointer or '/')}: {escape(reason)}"
+            return f"VALID {escape(self.path)}: {escape(bounded(self.summary))}"
+        return f"{CODE_NAMES[self.code].upper()} {escape(self.path)}: at {escape(bounded(self.pointer or '/'))}: {escape(bounded(self.reason))}"
 
     def render(self, verbose: bool = True) -> str:
         """The verdict line, and (verbose, valid files) one indented line per route."""
         lines = [self.line()]
         if verbose and self.ok:
-            lines += [f"  - {escape(r)}" for r in self.routes]
+            lines += [f"  - {escape(bounded(r))}" for r in self.routes]
             lines.append(f"  checked in {self.seconds:.2f} s (work estimate {show(self.work)} units)")
         return "\n".join(lines)
+
+
+def bounded(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """text cut to `limit` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None, guard: bool = True) -> Verdict:

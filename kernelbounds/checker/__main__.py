@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from . import check_file, worst_code
+from . import bounded, check_file, worst_code
 from .limits import parse_overrides
 from .errors import CODE_NAMES
 
@@ -87,8 +87,8 @@ def _json_line(verdict) -> str:
     """A verdict as one line of JSON (ASCII: every file-derived string is escaped by json)."""
     record = {
         "path": verdict.path, "ok": verdict.ok, "code": int(verdict.code), "verdict": CODE_NAMES[verdict.code],
-        "kind": verdict.kind, "summary": verdict.summary, "pointer": verdict.pointer, "reason": verdict.reason,
-        "routes": list(verdict.routes), "seconds": round(verdict.seconds, 3),
+        "kind": bounded(verdict.kind), "summary": bounded(verdict.summary), "pointer": bounded(verdict.pointer), "reason": bounded(verdict.reason),
+        "routes": [bounded(r) for r in verdict.routes], "seconds": round(verdict.seconds, 3),
     }
     return json.dumps(record, sort_keys=True, ensure_ascii=True)
 

@@ -70,7 +70,8 @@ class Head:
             self.diffs = [_differences(r) for r in self.f]
             top = max((i for r in self.diffs for i, a in enumerate(r) if a != 0), default=0)
             self.top = top
-            expect_equal(ro["value_dim"], ro["value_dim"].int(1), sum(comb(m, i) for i in range(top + 1)), f"value_dim = sum_(i <= {top}) C(m, i)")
+            self.dv = sum(comb(m, i) for i in range(top + 1))
+            expect_equal(ro["value_dim"], ro["value_dim"].int(1), self.dv, f"value_dim = sum_(i <= {top}) C(m, i)")
         self.w = [sum((gj * comb(d, j) for j, gj in enumerate(self.g)), Fraction(0)) for d in range(m + 1)]
         self.support = [j for j, gj in enumerate(self.g) if gj != 0]
 
@@ -390,7 +391,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     least = ""
     if doc.has("minimality"):
         least = f"; the least rank of the family ({_check_minimality(head, doc, nonneg, rank, limits, routes)})"
-    ro = f"affine readout (eps = {rat(head.eps)})" if head.readout == "affine" else f"free level readout (dv = {doc['readout']['value_dim'].value})"
+    ro = f"affine readout (eps = {rat(head.eps)})" if head.readout == "affine" else f"free level readout (dv = {head.dv})"
     summary = (
         f"level family (m={head.m}, n={head.n}): {head.basis} basis, {ro}, {rank} {'nonnegative' if nonneg else 'signed'} features "
         f"solve Min-IP at every position of every length-{head.n} input, worst error {rat(worst)} < 1/2{least}"
