@@ -29,6 +29,7 @@ import pickle
 import resource
 import select
 import signal
+import sys
 import time
 
 WALL_FACTOR = 10
@@ -120,6 +121,9 @@ def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_
         os.close(result_r)
         os.close(err_r)
         os.dup2(err_w, 2)
+        handler = sys.modules.get("faulthandler")  # a host's crash dumper writes past our stderr
+        if handler is not None:
+            handler.disable()
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         if time_limit > 0:
