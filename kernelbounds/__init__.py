@@ -22,10 +22,6 @@ __all__ = ["__version__", *_API]
 
 
 def __getattr__(name: str):
-    if name in ("evaluate", "rank", "transcript"):  # modules and API functions: callable modules
-        import importlib
-
-        return importlib.import_module(f"{__name__}.{name}")
     if name in _API:
         from . import api
 

@@ -20,9 +20,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import bits
-from .families import Family, load_family
-from .heads import TableHead
-from .evaluate import Evaluation
+from .heads.inputs import Family, load_family
+from .heads.tables import TableHead
+from .heads.evaluate import Evaluation
 
 __all__ = [
     "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family",
@@ -102,7 +102,7 @@ def bound(m: int, n: int, variant: str = "position-independent") -> Bound:
     >>> b.lower, b.upper, b.min_product
     (23, 16777216, 3)
     """
-    from . import lowerbound
+    from .lowerbounds import assemble as lowerbound
 
     lb = lowerbound.best(m, n, variant)
     return _bound_of(lb, lambda: lowerbound.any_certificate(lb))
@@ -112,7 +112,7 @@ def bound(m: int, n: int, variant: str = "position-independent") -> Bound:
 def witness(m: int, n: int, target_rank: int, variant: str = "position-independent") -> Bound | None:
     """The smallest explicit witness family certifying r >= target_rank (as `kernelbounds
     witness`); its certificate lists the inputs.  None if no candidate code reaches it."""
-    from . import lowerbound
+    from .lowerbounds import assemble as lowerbound
 
     lb = lowerbound.smallest_witness(m, n, target_rank, variant)
     return None if lb is None else _bound_of(lb, lambda: lowerbound.certificate(lb, listed=True))
@@ -181,7 +181,7 @@ def construct(kind: str, m: int, n: int) -> Construction:
     >>> construct("tensor", 4, 3)
     Construction(kind='tensor', m=4, n=3, worst_error=Fraction(2, 7), feature_rank=16, kernel_rank=16)
     """
-    from . import constructions
+    from .upperbounds import constructions
 
     if kind not in constructions.CONSTRUCTIONS:
         raise ValueError(f"unknown construction {kind!r}: one of {', '.join(constructions.CONSTRUCTIONS)}")
@@ -263,7 +263,7 @@ def rank(kernel: str | None = None, m: int | None = None, *, n: int = 3, c=None,
     >>> rank("tensor", 6)
     Rank(kernel='tensor', m=6, rank=64, formula=64, flint=64)
     """
-    from . import rank as rk
+    from . import kernelrank as rk
 
     if head is not None:
         head = load_head(head)
@@ -305,7 +305,7 @@ def transcript(q: int, s: int) -> Transcript:
     >>> transcript(3, 4)
     Transcript(q=3, s=4, m=16, n=6, answer_vectors=125, bits=7)
     """
-    from . import transcript as tr
+    from .lowerbounds import transcript as tr
 
     tb = tr.verify(q, s)
     return Transcript(q, s, tb.m, 2 * q, tb.vectors, tb.bits, lambda: tr.certificate(q, s))
@@ -313,7 +313,7 @@ def transcript(q: int, s: int) -> Transcript:
 
 def load_head(source) -> TableHead:
     """A Head from a Head, a path to a head file, its text/bytes, or a parsed dict."""
-    from .heads import load
+    from .heads.tables import load
 
     if isinstance(source, TableHead):
         return source
@@ -347,7 +347,7 @@ def _family(source) -> Family:
 def evaluate(head, family, exact: bool | None = None) -> Evaluation:
     """Evaluate a head on a family (as `kernelbounds evaluate`): head a Head, path or dict;
     family a certificate path/dict, {"inputs": [...]} dict, Family, or Bound."""
-    from .evaluate import evaluate_family
+    from .heads.evaluate import evaluate_family
 
     return evaluate_family(load_head(head), _family(family), exact=exact)
 

@@ -9,7 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import constructions, exact, lowerbound, rank, transcript, upperbound
+from . import exact, upperbound
+from .upperbounds import constructions
+from .lowerbounds import assemble as lowerbound
+from . import kernelrank as rank
+from .lowerbounds import transcript
 from .certificate import canonical_json, write_atomic
 from .checker import Verdict, check_file
 from .parallel import pmap
@@ -46,13 +50,14 @@ UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(
 
 
 def _rank_one_head(m: int, n: int) -> Entry:
-    from . import farkas, generalheads
+    from .upperbounds import rankone as farkas
+    from .upperbounds import generalheads
 
     return Entry(f"explicit-rank1-m{m:02d}-n{n}.json", lambda: generalheads.certificate(farkas.rank_one_head(m, n)))
 
 
 def _rank_one_farkas(m: int, n: int) -> Entry:
-    from . import farkas
+    from .upperbounds import rankone as farkas
 
     return Entry(f"rank-one-infeasible-m{m:02d}-n{n}.json", lambda: farkas.certificate(farkas.farkas(m, n)))
 
@@ -60,7 +65,7 @@ def _rank_one_farkas(m: int, n: int) -> Entry:
 def _general_head(m: int, n: int, r: int, path) -> Entry:
     import json
 
-    from . import generalheads
+    from .upperbounds import generalheads
 
     return Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda: generalheads.certificate(generalheads.from_tables(json.loads(path.read_text()))))
 

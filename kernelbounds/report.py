@@ -6,10 +6,11 @@ import math
 import sys
 from dataclasses import asdict, dataclass
 
-from . import exact, lowerbound
+from . import exact
+from .lowerbounds import assemble as lowerbound
 from .certificate import replacing
 from .parallel import default_jobs, pmap
-from .codes.bounds import johnson
+from .lowerbounds.codes.bounds import johnson
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def nonnegative_heads(draw, m: int, rank: int, dv: int = 1, token_list=None):
     """Heads (kernelbounds.Head) over token_list (default all 2^m tokens) with
     nonnegative features of dimension ``rank`` (so a nonnegative kernel), arbitrary
     rational values of dimension dv and readouts."""
-    from .heads import TableHead
+    from .heads.tables import TableHead
 
     head = TableHead(m, {}, {}, {}, {})
     for x in (range(2**m) if token_list is None else token_list):
@@ -56,7 +56,7 @@ def nonnegative_heads(draw, m: int, rank: int, dv: int = 1, token_list=None):
 
 @lru_cache(maxsize=None)
 def _codes(m: int):
-    from .codes.library import candidates
+    from .lowerbounds.codes.library import candidates
 
     return tuple(c for c in candidates(m, thorough=False) if c.size >= 2)
 
@@ -65,7 +65,7 @@ def _codes(m: int):
 def witness_families(draw, m: int | None = None, n: int | None = None, variant: str | None = None, max_words: int = 6):
     """Lower-bound certificates (dicts) with listed witness inputs: a prefix of 2..max_words
     words of a candidate code at m (default 8, 10 or 12), length n (default 3..5)."""
-    from . import lowerbound
+    from .lowerbounds import assemble as lowerbound
 
     m = draw(st.sampled_from([8, 10, 12])) if m is None else m
     n = draw(st.integers(3, 5)) if n is None else n
@@ -80,7 +80,7 @@ def certificates(draw, kind: str | None = None):
     """Valid certificates (dicts) of the given kind (default: any of CERTIFICATE_KINDS)."""
     kind = draw(st.sampled_from(CERTIFICATE_KINDS)) if kind is None else kind
     if kind == "construction":
-        from . import constructions
+        from .upperbounds import constructions
 
         name = draw(st.sampled_from(["rank1", "tensor", "softmax"]))
         m = draw(st.integers(1, 6))
@@ -89,13 +89,13 @@ def certificates(draw, kind: str | None = None):
     if kind == "lower-bound":
         return draw(witness_families())
     if kind == "rank":
-        from . import rank
+        from . import kernelrank as rank
 
         name = draw(st.sampled_from(["tensor", "softmax", "inner", "disjoint"]))
         m = draw(st.integers(1, 6))
         return rank.certificate(rank.named_kernel(name, m), m, name)
     if kind == "transcript":
-        from . import transcript
+        from .lowerbounds import transcript
 
         q, s = draw(st.integers(1, 3)), draw(st.integers(1, 3))
         return transcript.certificate(q, s)

@@ -198,7 +198,7 @@ def family_certificate(m: int, n: int, nonnegative: bool, prove: bool = True, pr
     """The committed `level-family` certificate: the least rank over the families of U4
     (any signs, or nonnegative features), with exact minimality in its family when every
     maximal cheaper support was refuted exactly."""
-    from . import levelfamily
+    from .upperbounds import levelfamily
 
     basis = "best" if comb(m + n, n) <= SUBSET_MAX_CLASSES else "complement"
     results = levelfamily.solve_families(levelfamily.families(basis, nonnegative=nonnegative), m, n, prove=prove, processes=processes)
@@ -237,7 +237,7 @@ def best_known(m: int, n: int, search_max_m: int = 0) -> tuple[int, int]:
     committed certificates and their restriction closure, a fresh search where nothing is
     committed and m <= search_max_m (complement-basis families), and U2's 2^m nonnegative
     features.  The any-features bound is also at most the nonnegative one."""
-    from . import levelfamily
+    from .upperbounds import levelfamily
 
     out = []
     for nonneg in (False, True):

@@ -32,7 +32,7 @@ CERTS = ROOT / "certificates"
 
 def _literal_classes(m: int, n: int) -> Fraction:
     """The anchor for level classes: one Fraction output per class, as the code did before."""
-    from kernelbounds.constructions import tensor
+    from kernelbounds.upperbounds.constructions import tensor
 
     profile, worst = tensor(m, n).profile(), Fraction(0)
     for p in range(m + 1):
@@ -51,7 +51,7 @@ def job_classes_literal_m64_n4():
 def _classes(route: str, m: int, n: int, note: str):
     """A generator route of kernelbounds.classes on U2's profile (set up outside the timing)."""
     from kernelbounds import classes
-    from kernelbounds.constructions import tensor
+    from kernelbounds.upperbounds.constructions import tensor
 
     profile, fn = tensor(m, n).profile(), getattr(classes, route)
     return lambda: f"worst error {fn(profile, m, n).worst_error} ({note})"
@@ -73,7 +73,7 @@ def job_classes_checker_m64_n4():
 
 
 def job_exhaustive_m4_n3():
-    from kernelbounds.constructions import tensor
+    from kernelbounds.upperbounds.constructions import tensor
     from kernelbounds.model import exhaustive_worst_error
 
     head = tensor(4, 3).head()
@@ -132,15 +132,15 @@ def job_bare_nmod_m12():
 
 
 def job_rank_tool_m12():
-    from kernelbounds import rank
+    from kernelbounds import kernelrank as rank
 
     h = rank.named_kernel("tensor", 12)
     return lambda: f"rank {rank.flint_rank(rank.kernel_rows(h, 12))} (generator: matrix with numpy, then fmpz_mat.rank)"
 
 
 def job_gap_histogram_3000():
-    from kernelbounds.codes import golay
-    from kernelbounds.codes.verify import gap_histogram
+    from kernelbounds.lowerbounds.codes import golay
+    from kernelbounds.lowerbounds.codes.verify import gap_histogram
 
     words = golay.dodecads().words + golay.octads().words[:424]
     return lambda: f"{len(words)} words, {sum(gap_histogram(words, 24).values())} ordered pairs"
@@ -155,7 +155,7 @@ def job_check_linear_m64():
 
 
 def job_bound_m24():
-    from kernelbounds import lowerbound
+    from kernelbounds.lowerbounds import assemble as lowerbound
 
     return lambda: f"r >= {lowerbound.best(24, 3).bound}"
 
@@ -187,7 +187,7 @@ def job_table_m4_64():
 def job_sympy_rank_m7():
     import sympy
 
-    from kernelbounds import rank
+    from kernelbounds import kernelrank as rank
 
     rows = rank.kernel_rows(rank.named_kernel("tensor", 7), 7)
     return lambda: f"rank {sympy.Matrix(rows).rank()} (128 x 128)"
@@ -196,7 +196,7 @@ def job_sympy_rank_m7():
 def job_numpy_float_rank_m12():
     import numpy as np
 
-    from kernelbounds import rank
+    from kernelbounds import kernelrank as rank
 
     rows = np.array(rank.kernel_rows(rank.named_kernel("tensor", 12), 12), dtype=float)
     return lambda: f"float rank {np.linalg.matrix_rank(rows)} (exact 4096)"
@@ -224,7 +224,7 @@ def job_lexicode_literal_24_8_4():
     import numpy as np
 
     from kernelbounds.bits import tokens_of_weight
-    from kernelbounds.codes.verify import limbs
+    from kernelbounds.lowerbounds.codes.verify import limbs
 
     def run():
         words = list(tokens_of_weight(24, 8))
@@ -245,7 +245,7 @@ def job_lexicode_literal_24_8_4():
 
 
 def job_lexicode_24_8_4():
-    from kernelbounds.codes.lexicode import lexicode
+    from kernelbounds.lowerbounds.codes.lexicode import lexicode
 
     return lambda: f"{lexicode(24, 8, 4, 3000).size} words (survivors only)"
 
@@ -253,10 +253,10 @@ def job_lexicode_24_8_4():
 def job_check_uniform_m64_n3():
     """The anchor for the orbit-form check: the same code (RM(2,6), weight 32) in the uniform
     form, built outside the timing and checked from bytes."""
-    from kernelbounds import lowerbound
+    from kernelbounds.lowerbounds import assemble as lowerbound
     from kernelbounds.certificate import canonical_json
     from kernelbounds.checker import check_bytes
-    from kernelbounds.codes.linear import reed_muller
+    from kernelbounds.lowerbounds.codes.linear import reed_muller
 
     data = canonical_json(lowerbound.assemble_linear(reed_muller(2, 6), 32, 3).certificate()).encode()
 
@@ -291,7 +291,7 @@ def job_check_explicit_m8():
 
 
 def job_worst_error_m8():
-    from kernelbounds import generalheads
+    from kernelbounds.upperbounds import generalheads
 
     head = generalheads.from_tables(json.loads((ROOT / "kernelbounds" / "data" / "heads" / "m08-n3-r37.json").read_text()))
 
@@ -303,7 +303,7 @@ def job_worst_error_m8():
 
 
 def job_farkas_m4_n8():
-    from kernelbounds import farkas
+    from kernelbounds.upperbounds import rankone as farkas
 
     def run():
         cert = farkas.farkas(4, 8)
@@ -314,7 +314,7 @@ def job_farkas_m4_n8():
 
 def job_families_m20():
     """Every U4 level family at m = 20, n = 3 over 2 worker processes (their CPU is counted)."""
-    from kernelbounds import levelfamily as lf
+    from kernelbounds.upperbounds import levelfamily as lf
 
     fams = lf.families() + lf.families(nonnegative=True)
 
@@ -329,9 +329,9 @@ def job_evaluate_m24_rank64():
     """A random nonnegative rank-64 head (values v(z) = z) on the m = 24, n = 3 family (13.3 M inputs)."""
     import numpy as np
 
-    from kernelbounds.evaluate import evaluate_family
-    from kernelbounds.families import load_family
-    from kernelbounds.heads import TableHead
+    from kernelbounds.heads.evaluate import evaluate_family
+    from kernelbounds.heads.inputs import load_family
+    from kernelbounds.heads.tables import TableHead
 
     fam = load_family(json.loads((CERTS / "lower-position-independent-m24-n3.json").read_text()))
     tokens = fam.tokens()

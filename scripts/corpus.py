@@ -11,9 +11,12 @@ import json
 import shutil
 from pathlib import Path
 
-from kernelbounds import constructions, lowerbound, rank, transcript
+from kernelbounds.upperbounds import constructions
+from kernelbounds.lowerbounds import assemble as lowerbound
+from kernelbounds import kernelrank as rank
+from kernelbounds.lowerbounds import transcript
 from kernelbounds.certificate import canonical_json, write_atomic
-from kernelbounds.codes import paley
+from kernelbounds.lowerbounds.codes import paley
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 
@@ -123,14 +126,14 @@ def main() -> None:
 
 def _level_family(add, edit) -> None:
     """Kind level-family (format v2, issue 12): one valid file of each readout and its attacks."""
-    from kernelbounds import levelfamily as lf
+    from kernelbounds.upperbounds import levelfamily as lf
 
     def build(fam, m, n):
         res = lf.solve_family(fam, m, n, prove=True)
         return lf.certificate(res.found, res.refutations)
 
-    free = build(lf.Family("complement", "free", True), 4, 3)
-    affine = build(lf.Family("subset", "affine", False), 4, 3)
+    free = build(lf.LevelFamily("complement", "free", True), 4, 3)
+    affine = build(lf.LevelFamily("subset", "affine", False), 4, 3)
     add("correct", "level-family-free-m4-n3", free, 0, "", "none: a valid certificate (nonnegative features, free readout, minimality)")
     add("correct", "level-family-affine-m4-n3", affine, 0, "", "none: a valid certificate (subset basis, affine readout, minimality)")
     j = max(free["claims"]["support"])

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.amplification import R, best_schedule, chain_levels, chain_product
+from kernelbounds.lowerbounds.amplification import R, best_schedule, chain_levels, chain_product
 from kernelbounds.checker.binomial import least_rank_closed_form
 from kernelbounds.checker.rules.lowerbound import least_rank as checker_least_rank
-from kernelbounds.rankbound import best_rank_bound, least_rank, threshold, uniform_bound
+from kernelbounds.lowerbounds.rankbound import best_rank_bound, least_rank, threshold, uniform_bound
 
 
 def compositions(g):

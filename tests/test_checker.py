@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.checker import Code, Limits, check_bytes
-from kernelbounds.constructions import CONSTRUCTIONS, certificate
+from kernelbounds.upperbounds.constructions import CONSTRUCTIONS, certificate
 
 CHECKER = Path(__file__).resolve().parents[1] / "kernelbounds" / "checker"
 

@@ -7,7 +7,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from kernelbounds.classes import ClassResult, LevelProfile, class_count, extreme_class_count, worst_error_all_classes, worst_error_by_classes, worst_error_extreme_classes
-from kernelbounds.constructions import tensor
+from kernelbounds.upperbounds.constructions import tensor
 
 
 def literal_worst(profile: LevelProfile, m: int, n: int) -> ClassResult:

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kernelbounds.cli import build_parser, main
-from kernelbounds.heads import TableHead
+from kernelbounds.heads.tables import TableHead
 
 ROOT = Path(__file__).resolve().parents[1]
 SUBPARSERS = next(a for a in build_parser()._actions if a.dest == "command").choices

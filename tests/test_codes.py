@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.codes import Code, golay, graham_sloane, lexicode, paley, search
-from kernelbounds.codes.bounds import johnson
-from kernelbounds.codes.library import candidates, direct_sum, disjoint_blocks
-from kernelbounds.codes.verify import gap_histogram, max_intersection
+from kernelbounds.lowerbounds.codes import Code, golay, graham_sloane, lexicode, paley, search
+from kernelbounds.lowerbounds.codes.bounds import johnson
+from kernelbounds.lowerbounds.codes.library import candidates, direct_sum, disjoint_blocks
+from kernelbounds.lowerbounds.codes.verify import gap_histogram, max_intersection
 
 
 def pairwise_gaps(words):

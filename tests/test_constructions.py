@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.classes import LevelProfile, class_count, level_classes, worst_error_by_classes
-from kernelbounds.constructions import CONSTRUCTIONS, ConstructionFails, certificate, rank1, softmax, tensor
+from kernelbounds.upperbounds.constructions import CONSTRUCTIONS, ConstructionFails, certificate, rank1, softmax, tensor
 from kernelbounds.model import KernelHead, all_inputs, exhaustive_worst_error
 
 

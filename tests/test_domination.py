@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.domination import PositionalRow, Row, conclusion, factor, positional_conclusion, positional_outputs, positional_premise, premise, tight_row
+from kernelbounds.lowerbounds.domination import PositionalRow, Row, conclusion, factor, positional_conclusion, positional_outputs, positional_premise, premise, tight_row
 
 HALF = Fraction(1, 2)
 small = st.one_of(st.just(Fraction(0)), st.fractions(0, 1, max_denominator=40))

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds import lowerbound
+from kernelbounds.lowerbounds import assemble as lowerbound
 from kernelbounds.bits import inner
-from kernelbounds.codes.library import candidates
-from kernelbounds.evaluate import evaluate, evaluate_family
-from kernelbounds.families import FamilyError, load_family
-from kernelbounds.heads import HeadError, TableHead, load
+from kernelbounds.lowerbounds.codes.library import candidates
+from kernelbounds.heads.evaluate import evaluate, evaluate_family
+from kernelbounds.heads.inputs import FamilyError, load_family
+from kernelbounds.heads.tables import HeadError, TableHead, load
 
 ROOT = Path(__file__).resolve().parents[1]
 WITNESS = ROOT / "certificates" / "witness-m24-n3-r8.json"
@@ -93,7 +93,7 @@ def test_kernel_rank_by_gram_matrices_equals_the_full_matrix_rank(head):
     tokens = list(range(8))
     entry = lambda x, z: sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0))  # noqa: E731
     full = flint.fmpq_mat([[flint.fmpq(entry(x, z).numerator, entry(x, z).denominator) for z in tokens] for x in tokens]).rank()
-    from kernelbounds.evaluate import kernel_rank
+    from kernelbounds.heads.evaluate import kernel_rank
 
     assert kernel_rank(head, tokens) == full
 
@@ -161,7 +161,7 @@ def test_cli_json_evaluation_of_a_head_from_stdin(tmp_path):
 
 @pytest.mark.parametrize("variant", ["position-independent", "causal"])
 def test_vectorised_rows_equal_the_generic_rows(variant):
-    from kernelbounds.families import _chain_rows_numpy, _chain_rows_python
+    from kernelbounds.heads.inputs import _chain_rows_numpy, _chain_rows_python
 
     code = next(c for c in candidates(12, thorough=False) if c.name == "paley7+4")
     lb = lowerbound.assemble(code, 3, variant)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernelbounds.constructions import tensor
-from kernelbounds.evaluate import evaluate, family_from_document, l1_violations
-from kernelbounds.heads import HeadError, TableHead, load
+from kernelbounds.upperbounds.constructions import tensor
+from kernelbounds.heads.evaluate import evaluate, family_from_document, l1_violations
+from kernelbounds.heads.tables import HeadError, TableHead, load
 from kernelbounds.lab import training
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds import farkas, generalheads
+from kernelbounds.upperbounds import rankone as farkas
+from kernelbounds.upperbounds import generalheads
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
-from kernelbounds.generalheads import ExplicitHead, target, worst_error
+from kernelbounds.upperbounds.generalheads import ExplicitHead, target, worst_error
 
 
 def verdict(doc, **limits):

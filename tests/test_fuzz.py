@@ -96,8 +96,8 @@ def test_the_spec_oracle_confirms_the_seeds_and_refutes_false_claims():
 def test_settling_reaches_the_issue_s_large_valid_instances():
     """The issue's exit-4 examples, made by coordinated mutation: k = 256 at m = 60,
     n = 64, and a linear code at m = 1500: accepted, true by the spec oracle."""
-    from kernelbounds import lowerbound
-    from kernelbounds.codes import paley
+    from kernelbounds.lowerbounds import assemble as lowerbound
+    from kernelbounds.lowerbounds.codes import paley
 
     doc = lowerbound.certificate(lowerbound.assemble(paley.paley(23).padded(60), 64))
     doc["claims"]["k"] = 256

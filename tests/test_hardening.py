@@ -180,7 +180,7 @@ def test_work_budget_override_turns_a_refusal_into_a_verdict():
 
 
 def test_a_contradiction_of_the_theory_exits_5(monkeypatch, capsys):
-    from kernelbounds import rank
+    from kernelbounds import kernelrank as rank
     from kernelbounds.cli import main
     from kernelbounds.cli._common import CONTRADICTION
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.evaluate import evaluate, kernel_rank as table_rank
-from kernelbounds.heads import load
+from kernelbounds.heads.evaluate import evaluate, kernel_rank as table_rank
+from kernelbounds.heads.tables import load
 from kernelbounds.lab import exact, experiments, models
 
 
@@ -64,7 +64,7 @@ def test_gradients_match_finite_differences(kind):
 @settings(max_examples=25, deadline=None)
 @given(m=st.integers(2, 5), r=st.integers(1, 6), seed=st.integers(0, 10**6), scale=st.sampled_from([0.3, 1.0, 3.0]))
 def test_exact_kernel_evaluation_is_kernelbounds_evaluate_and_agrees_with_floats(m, r, seed, scale):
-    """The integer evaluation decides exactly what kernelbounds.evaluate decides on the same
+    """The integer evaluation decides exactly what kernelbounds.heads.evaluate decides on the same
     head (as a TableHead), and the float model's errors are within 1e-9 of the exact ones."""
     rng = random.Random(seed)
     seqs = sorted({tuple(rng.randrange(2**m) for _ in range(3)) for _ in range(30)})

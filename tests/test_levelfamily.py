@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds import levelfamily as lf
+from kernelbounds.upperbounds import levelfamily as lf
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
 from kernelbounds.model import exhaustive_worst_error, feature_head
 
 ROOT = Path(__file__).resolve().parents[1]
 HALF = Fraction(1, 2)
-ALL = [lf.Family(b, r, s) for b in lf.BASES for r in lf.READOUTS for s in (False, True)]
+ALL = [lf.LevelFamily(b, r, s) for b in lf.BASES for r in lf.READOUTS for s in (False, True)]
 
 
 # ------------------------------------------------------------ an independent literal head
@@ -341,7 +341,7 @@ def test_u2_is_the_complement_basis_with_g_j_equal_to_2n_minus_2_to_the_j(n):
     """THEORY U4: H_p(l) = sum_j (2n-2)^j C(p-l, j) = (2n-1)^(p-l), c^l times a per-query factor,
     so the class check gives U2's exact worst error (n-1)c/(1+(n-1)c) with c = 1/(2n-1)."""
     m = 5
-    fam = lf.Family("complement", "affine", True)
+    fam = lf.LevelFamily("complement", "affine", True)
     g = {j: Fraction(2 * n - 2) ** j for j in range(m + 1)}
     assert lf.weights(fam, g, m) == [Fraction(2 * n - 1) ** d for d in range(m + 1)]
     worst, _ = lf.exact_worst_error(fam, g, lf.readout_table(fam, HALF, None, m), m, n)

@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds import lowerbound
+from kernelbounds.lowerbounds import assemble as lowerbound
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.checker.rules import chains, orbits as orbit_rule
 from kernelbounds.checker.rules.lowerbound import Family
-from kernelbounds.codes import Code
-from kernelbounds.codes.library import linear_candidates
-from kernelbounds.codes.linear import reed_muller, shortened_on_flat
-from kernelbounds.symmetry import affine_generators, apply, orbits, row_histogram
+from kernelbounds.lowerbounds.codes import Code
+from kernelbounds.lowerbounds.codes.library import linear_candidates
+from kernelbounds.lowerbounds.codes.linear import reed_muller, shortened_on_flat
+from kernelbounds.lowerbounds.symmetry import affine_generators, apply, orbits, row_histogram
 
 VARIANTS = ["position-independent", "position-dependent", "causal"]
 

@@ -10,7 +10,7 @@ from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.rank import certificate, flint_rank, formula_rank, forward_differences, kernel_rows, named_kernel
+from kernelbounds.kernelrank import certificate, flint_rank, formula_rank, forward_differences, kernel_rows, named_kernel
 
 
 def brute_rows(h, m):
@@ -94,8 +94,8 @@ def test_rank_of_a_head_file_and_its_certificate(tmp_path):
     import subprocess
     import sys
 
-    from kernelbounds.heads import TableHead
-    from kernelbounds.rank import head_certificate
+    from kernelbounds.heads.tables import TableHead
+    from kernelbounds.kernelrank import head_certificate
 
     head = TableHead(3, {}, {}, {}, {})
     for x in range(8):  # a(x, z) = <x, z> + 1: rank 4 (features (1, x_0, x_1, x_2))
@@ -118,8 +118,8 @@ def test_rank_of_a_head_file_and_its_certificate(tmp_path):
 
 
 def test_feature_kernel_work_is_bounded_before_it_starts():
-    from kernelbounds.heads import TableHead
-    from kernelbounds.rank import head_certificate
+    from kernelbounds.heads.tables import TableHead
+    from kernelbounds.kernelrank import head_certificate
 
     head = TableHead(4, {}, {}, {}, {})
     for x in range(16):
@@ -142,7 +142,7 @@ def test_sympy_agrees_on_small_exact_ranks(m, data):
 
 
 def test_level_rank_reports_both_routes_and_a_contradiction():
-    from kernelbounds.rank import LevelRank, level_rank
+    from kernelbounds.kernelrank import LevelRank, level_rank
 
     facts = level_rank(named_kernel("inner", 6), 6)
     assert facts.formula == facts.flint == 6 and not facts.contradicts_theory

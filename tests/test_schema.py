@@ -34,7 +34,7 @@ def test_head_files_match_the_head_schema_and_bad_ones_do_not():
     from fractions import Fraction
 
     from kernelbounds import schemas
-    from kernelbounds.heads import TableHead, load
+    from kernelbounds.heads.tables import TableHead, load
 
     schema = schemas.load("head-v1")
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -7,7 +7,7 @@ import pytest
 
 z3 = pytest.importorskip("z3")
 
-from kernelbounds.domination import factor, premise, conclusion, tight_row  # noqa: E402
+from kernelbounds.lowerbounds.domination import factor, premise, conclusion, tight_row  # noqa: E402
 from kernelbounds.model import KernelHead  # noqa: E402
 from kernelbounds.lab.smt import TinyInstance, head_query, prove_l1, rational  # noqa: E402
 
@@ -46,8 +46,8 @@ THREE_DISJOINT = TinyInstance(9, (0b000000111, 0b000111000, 0b111000000))
 
 def test_tiny_instance_certified_bound_is_3():
     """Gaps 3, so R_3(3) = 2 and L3 gives r > 3/(1 + 2/4) = 2: r >= 3."""
-    from kernelbounds.codes import Code
-    from kernelbounds.lowerbound import assemble, witness_count
+    from kernelbounds.lowerbounds.codes import Code
+    from kernelbounds.lowerbounds.assemble import assemble, witness_count
 
     lb = assemble(Code("three", 9, THREE_DISJOINT.keys), 3)
     assert lb.bound == 3 and lb.min_product == 2

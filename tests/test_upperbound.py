@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.classes import LevelProfile, worst_error_by_classes
 from kernelbounds.model import exhaustive_worst_error, feature_head
-from kernelbounds.rank import flint_rank, formula_rank
+from kernelbounds.kernelrank import flint_rank, formula_rank
 from kernelbounds.upperbound import EPS, certificate, restrict, search, worst_error
 
 

@@ -7,11 +7,11 @@ from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.codes import paley
-from kernelbounds.lowerbound import assemble, certificate, witness_count, witness_family
+from kernelbounds.lowerbounds.codes import paley
+from kernelbounds.lowerbounds.assemble import assemble, certificate, witness_count, witness_family
 from kernelbounds.model import min_ip_target
-from kernelbounds.transcript import answers, binary_bits, fooling_family, verify
-from kernelbounds.transcript import certificate as transcript_certificate
+from kernelbounds.lowerbounds.transcript import answers, binary_bits, fooling_family, verify
+from kernelbounds.lowerbounds.transcript import certificate as transcript_certificate
 
 
 def test_worked_example_family_sizes():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..lowerbound import any_certificate, best, certificate, smallest_witness, witness_count
+from ..lowerbounds.assemble import any_certificate, best, certificate, smallest_witness, witness_count
 from ..report import bound_summary
 from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
 

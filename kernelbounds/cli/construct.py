@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..constructions import CONSTRUCTIONS, ConstructionFails, certificate
+from ..upperbounds.constructions import CONSTRUCTIONS, ConstructionFails, certificate
 from ._common import add_json, emit_json, one_stdout, positive, write_doc
 
 

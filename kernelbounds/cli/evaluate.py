@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import sys
 
-from .. import evaluate as ev
+from ..heads import evaluate as ev
 from ..bits import to_str
-from ..families import FamilyError, load_family
-from ..heads import HeadError, load
+from ..heads.inputs import FamilyError, load_family
+from ..heads.tables import HeadError, load
 from ._common import CONTRADICTION, UserError, add_json, emit_json, positive, read_input
 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
@@ -57,7 +57,7 @@ def _family(args):
         raise UserError(f"2^(m n) = 2^{args.m * args.n} inputs is over the limit 2^20")
     from itertools import product
 
-    from ..families import Family
+    from ..heads.inputs import Family
 
     inputs = tuple(product(range(2**args.m), repeat=args.n))
     family = Family(args.m, args.n, "all", len(inputs), None, _listed=inputs)

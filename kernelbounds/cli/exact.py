@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from .. import farkas, generalheads
+from ..upperbounds import rankone as farkas
+from ..upperbounds import generalheads
 from ..certificate import rational
 from ._common import add_json, emit_json, one_stdout, positive, write_doc
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .. import rank
-from ..heads import HeadError, load
+from .. import kernelrank as rank
+from ..heads.tables import HeadError, load
 from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, positive, rationals, read_input, write_doc
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .. import transcript
+from ..lowerbounds import transcript
 from ._common import UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 

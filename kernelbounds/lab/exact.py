@@ -168,8 +168,8 @@ def kernel_rank(model: Model, tokens: list[int], prime: int = 2**61 - 1, seed: i
 
 
 def table_head(model: Model, tokens: list[int]):
-    """The same kernel head as a kernelbounds.heads.TableHead (for kernelbounds.evaluate)."""
-    from ..heads import TableHead
+    """The same kernel head as a kernelbounds.heads.tables.TableHead (for kernelbounds.heads.evaluate)."""
+    from ..heads.tables import TableHead
 
     fq, fk = kernel_features(model, tokens)
     uq, vk, off = readout_tables(model, tokens)

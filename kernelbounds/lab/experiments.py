@@ -32,9 +32,9 @@ from pathlib import Path
 import numpy as np
 
 from . import exact, models, training
-from ..constructions import softmax as u3
-from ..evaluate import evaluate
-from ..lowerbound import smallest_witness, witness_family
+from ..upperbounds.constructions import softmax as u3
+from ..heads.evaluate import evaluate
+from ..lowerbounds.assemble import smallest_witness, witness_family
 from . import training
 
 HALF = Fraction(1, 2)
@@ -112,7 +112,7 @@ def guard(name: str, head_json, rank: int, solves: bool, bound: int | None, keep
 
 def certified_family(m: int, n: int = 3):
     """(inputs, bound) of the best pairwise lower bound for m (THEORY §3 L4), or (None, None)."""
-    from ..lowerbound import LowerBound, best, witness_family
+    from ..lowerbounds.assemble import LowerBound, best, witness_family
 
     lb = best(m, n)
     if not isinstance(lb, LowerBound):
@@ -362,7 +362,7 @@ def transition(med: dict[int, float]) -> dict:
 def summary(results: list[Result], plan: Plan) -> dict:
     out = {}
     for size in plan.sizes:
-        from ..lowerbound import best
+        from ..lowerbounds.assemble import best
 
         ub, ub_what = upper_bound(size.m, size.n)
         med = medians(results, size.name)

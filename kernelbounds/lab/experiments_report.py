@@ -56,7 +56,7 @@ def ood_section(results, summ, plan) -> list[str]:
         tr = s["transition"]
         out.append(f"### m = {size.m}, pool = {size.pool} tokens each ({size.train_seqs} train / {size.test_seqs} test sequences)")
         out.append("")
-        out.append(f"- certified lower bound (kernelbounds.lowerbound.best({size.m}, 3)): r >= {s['certified_lower_bound']}; upper bound: r <= {s['upper_bound']} ({s['upper_bound_from']})")
+        out.append(f"- certified lower bound (kernelbounds.lowerbounds.assemble.best({size.m}, 3)): r >= {s['certified_lower_bound']}; upper bound: r <= {s['upper_bound']} ({s['upper_bound_from']})")
         med = s["median_accuracy_by_r"]
         out.append("- median test exact-sequence accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in med.items()))
         out.append(f"- transition: largest jump of the median at r = {tr['largest_jump_at']} (+{tr['jump']:.3f}); least r with median >= 0.9: {tr['first_r_median_acc_0.9']}; least r with median = 1: {tr['first_r_exact']}")

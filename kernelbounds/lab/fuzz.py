@@ -22,17 +22,20 @@ from collections.abc import Iterator
 from fractions import Fraction
 from math import lcm
 
-from .. import constructions, lowerbound, rank, transcript
+from ..upperbounds import constructions
+from ..lowerbounds import assemble as lowerbound
+from .. import kernelrank as rank
+from ..lowerbounds import transcript
 from ..bits import from_str
 from ..certificate import canonical_json
 from ..checker import check_bytes
 from ..classes import LevelProfile, worst_error_by_classes
-from ..codes import Code, paley
-from ..codes.linear import reed_muller
-from ..constructions import Readout, TensorKernel
+from ..lowerbounds.codes import Code, paley
+from ..lowerbounds.codes.linear import reed_muller
+from ..upperbounds.constructions import Readout, TensorKernel
 from ..model import KernelHead, exhaustive_worst_error, feature_head, min_ip_target
-from ..rank import flint_rank, kernel_rows
-from ..transcript import binary_bits
+from ..kernelrank import flint_rank, kernel_rows
+from ..lowerbounds.transcript import binary_bits
 
 
 def leaves(obj, path=()) -> Iterator[tuple[tuple, object]]:
@@ -123,9 +126,9 @@ def _level_family(doc) -> bool | None:
     its kernel, and the generator's exact Motzkin rows for a minimality block."""
     from math import comb, lcm
 
-    from .. import levelfamily as lf
+    from ..upperbounds import levelfamily as lf
     from ..model import exhaustive_worst_error
-    from ..rank import flint_rank
+    from ..kernelrank import flint_rank
 
     m, n, claims = doc["m"], doc["n"], doc["claims"]
     if not (isinstance(m, int) and isinstance(n, int) and 1 <= m <= 4 and 2 <= n <= 4):
@@ -152,7 +155,7 @@ def _level_family(doc) -> bool | None:
     if not facts or "minimality" not in doc:
         return bool(facts)
     nonneg = doc["minimality"]["signs"] == "nonnegative"
-    fam = lf.Family(doc["basis"], doc["readout"]["type"], nonneg)
+    fam = lf.LevelFamily(doc["basis"], doc["readout"]["type"], nonneg)
     listed = [tuple(r["support"]) for r in doc["minimality"]["refuted"]]
     if nonneg and not claims["nonnegative_features"]:
         return False
@@ -221,7 +224,7 @@ def _construction_by_classes(doc) -> bool | None:
 
 
 def _lower_linear(doc) -> bool | None:
-    from ..lowerbound import from_certificate
+    from ..lowerbounds.assemble import from_certificate
 
     lin = doc["code"]["linear"]
     if len(doc["schedules"]) != 1:
@@ -243,8 +246,8 @@ def _lower_orbits(doc) -> bool:
     np.bincount rows (the checker uses a pure-Python closure and int.bit_count)."""
     import numpy as np
 
-    from ..lowerbound import from_certificate
-    from ..symmetry import is_permutation, orbits, row_histogram
+    from ..lowerbounds.assemble import from_certificate
+    from ..lowerbounds.symmetry import is_permutation, orbits, row_histogram
 
     m = doc["m"]
     perms = doc["symmetry"]["permutations"]
@@ -280,7 +283,7 @@ def _lower(doc) -> bool | None:
         return _lower_orbits(doc)
     if "linear" in doc["code"]:
         return _lower_linear(doc)
-    from ..lowerbound import from_certificate, witness_family
+    from ..lowerbounds.assemble import from_certificate, witness_family
 
     words = [from_str(w) for w in doc["code"]["words"]]
     if len(set(words)) != len(words) or len(words) < 2:
@@ -341,9 +344,9 @@ def seeds() -> list[dict]:
 
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(2, 4), 8, 4)))
     out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
-    from .. import levelfamily as lf
+    from ..upperbounds import levelfamily as lf
 
-    for fam, m in ((lf.Family("complement", "free", True), 3), (lf.Family("subset", "affine", False), 3)):
+    for fam, m in ((lf.LevelFamily("complement", "free", True), 3), (lf.LevelFamily("subset", "affine", False), 3)):
         res = lf.solve_family(fam, m, 3, prove=True)
         out.append(lf.certificate(res.found, res.refutations))
     out.append(lowerbound.assemble_linear_orbits(reed_muller(2, 4), 6, 3).certificate())  # the orbit form (v2)

@@ -55,7 +55,7 @@ def two_block_doc(half: int, n: int, k: int, **claims) -> dict:
 def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
     """One or more small files per kind whose checking would run for minutes (issue 11)."""
     rng = rng or random.Random(11)
-    from .. import constructions
+    from ..upperbounds import constructions
 
     u2 = constructions.certificate(constructions.tensor(4, 3))
     u2["n"] = 64  # C(68, 64) level classes of 64 terms each (197 s before the estimate)

@@ -1,7 +1,7 @@
 """Training single-head attention on Min-IP families (issue 7), in numpy float64.
 
 Trained models (floats are fine here: they only *propose* heads; every trained kernel
-head is converted to exact rationals and re-evaluated by kernelbounds.evaluate):
+head is converted to exact rationals and re-evaluated by kernelbounds.heads.evaluate):
 - ``kernel``: free per-token features phi_Q = A*A, phi_K = B*B (nonnegative by
   squares), values V and affine readouts (W, c), feature rank r;
 - ``softmax``: dense softmax with scores <W_Q x, W_K z> on the tokens' m bits
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..heads import TableHead
+from ..heads.tables import TableHead
 
 
 @dataclass

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .bits import from_str, to_str
-from .certificate import rational
-from .model import KernelHead, dot
+from ..bits import from_str, to_str
+from ..certificate import rational
+from ..model import KernelHead, dot
 
 FORMAT = "kernelbounds-head"
 

@@ -37,7 +37,7 @@ DENOMINATORS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512
 
 
 @dataclass(frozen=True, order=True)
-class Family:
+class LevelFamily:
     basis: str  # "subset" or "complement"
     readout: str  # "affine" or "free"
     nonnegative: bool  # require g_j >= 0 (nonnegative features in the complement basis)
@@ -47,11 +47,11 @@ class Family:
         return f"{self.basis}/{self.readout}/{'nonnegative' if self.nonnegative else 'any'}"
 
 
-def families(basis: str = "best", readout: str = "best", nonnegative: bool = False) -> list[Family]:
+def families(basis: str = "best", readout: str = "best", nonnegative: bool = False) -> list[LevelFamily]:
     """The families a request covers (``best`` = both)."""
     bs = BASES if basis == "best" else (basis,)
     rs = READOUTS if readout == "best" else (readout,)
-    return [Family(b, r, nonnegative) for b in bs for r in rs]
+    return [LevelFamily(b, r, nonnegative) for b in bs for r in rs]
 
 
 def level_distance(basis: str, p: int, l: int) -> int:
@@ -74,19 +74,19 @@ def classes(m: int, n: int):
 # ---------------------------------------------------------------- exact evaluation
 
 
-def weights(fam: Family, g: dict[int, Fraction], m: int) -> list[Fraction]:
+def weights(fam: LevelFamily, g: dict[int, Fraction], m: int) -> list[Fraction]:
     """w(d) = sum_j g_j C(d, j) for d = 0..m."""
     return [sum((v * comb(d, j) for j, v in g.items()), Fraction(0)) for d in range(m + 1)]
 
 
-def readout_table(fam: Family, eps: Fraction | None, f: list[list[Fraction]] | None, m: int) -> list[list[Fraction]]:
+def readout_table(fam: LevelFamily, eps: Fraction | None, f: list[list[Fraction]] | None, m: int) -> list[list[Fraction]]:
     """F(p, l) for 0 <= l <= p <= m."""
     if fam.readout == "affine":
         return [[l - HALF + eps for l in range(p + 1)] for p in range(m + 1)]
     return f
 
 
-def exact_worst_error(fam: Family, g: dict[int, Fraction], table: list[list[Fraction]], m: int, n: int):
+def exact_worst_error(fam: LevelFamily, g: dict[int, Fraction], table: list[list[Fraction]], m: int, n: int):
     """(worst |y - t| over every class, witness class), or (None, reason) when some weight <= 0."""
     w = weights(fam, g, m)
     bad = next((d for d in range(m + 1) if w[d] <= 0), None)
@@ -127,7 +127,7 @@ def value_dim(f: list[list[Fraction]], m: int) -> int:
 class System:
     """The strict rows r.x < 0 of a family over all of g_0..g_m (and u), in exact integers."""
 
-    fam: Family
+    fam: LevelFamily
     m: int
     n: int
     rows: np.ndarray  # int64, one row per strict inequality
@@ -141,7 +141,7 @@ class System:
 
 
 @lru_cache(maxsize=64)
-def system(fam: Family, m: int, n: int) -> System:
+def system(fam: LevelFamily, m: int, n: int) -> System:
     """Every strict row of the family at (m, n) (columns: g_0..g_m, then u_p(l))."""
     nu = (m + 1) * (m + 2) // 2 if fam.readout == "free" else 0
     nv = m + 1 + nu
@@ -192,7 +192,7 @@ class Proposal:
     u: np.ndarray | None
 
 
-def propose(fam: Family, support, m: int, n: int) -> Proposal | None:
+def propose(fam: LevelFamily, support, m: int, n: int) -> Proposal | None:
     """The LP of U4 on the support (floats): every weight >= 1 (delta = 1) and every class
     row <= -1 (margin 1 in the same units; the strict system is homogeneous, so this loses
     nothing), minimising the sum of the m+1 weights.  None when HiGHS finds it infeasible."""
@@ -218,7 +218,7 @@ def _round(x: float, d: int) -> Fraction:
     return Fraction(round(x * d), d)
 
 
-def rationalise(fam: Family, prop: Proposal, m: int, n: int):
+def rationalise(fam: LevelFamily, prop: Proposal, m: int, n: int):
     """(g, eps, f, worst) with exact rationals that pass, from the coarsest denominator of
     a fixed ladder, or None.  g is scaled so that the least weight is about 1."""
     wf = [sum(v * comb(d, j) for j, v in prop.g.items()) for d in range(m + 1)]
@@ -256,7 +256,7 @@ def rationalise(fam: Family, prop: Proposal, m: int, n: int):
     return None
 
 
-def _eliminated_eps(fam: Family, w: list[Fraction], m: int, n: int) -> Fraction | None:
+def _eliminated_eps(fam: LevelFamily, w: list[Fraction], m: int, n: int) -> Fraction | None:
     """A canonical eps in (0, 1) for the affine readout: half of the largest that works,
     rounded down to a power of 1/2 (eps works iff sum w (l - t - 1 + eps) < 0 everywhere)."""
     room = Fraction(1)
@@ -286,7 +286,7 @@ class Refutation:
     multipliers: list[tuple[tuple, int]]  # (row label, positive integer)
 
 
-def refute(fam: Family, support, m: int, n: int) -> Refutation | None:
+def refute(fam: LevelFamily, support, m: int, n: int) -> Refutation | None:
     """Exact Motzkin multipliers showing the support is infeasible, or None."""
     from scipy.optimize import linprog
 
@@ -406,7 +406,7 @@ def supports_of_cost(m: int, target: int) -> list[tuple[int, ...]]:
 class Found:
     """The result of a family's search."""
 
-    family: Family
+    family: LevelFamily
     m: int
     n: int
     support: tuple[int, ...] | None
@@ -428,7 +428,7 @@ class Found:
         return bool(self.g) and all(v >= 0 for v in self.g.values())
 
 
-def _shrink(fam: Family, support: tuple[int, ...], m: int, n: int, counter: list[int]) -> tuple[int, ...]:
+def _shrink(fam: LevelFamily, support: tuple[int, ...], m: int, n: int, counter: list[int]) -> tuple[int, ...]:
     """Drop elements (largest C(m, j) first, ties low j) while the LP stays feasible."""
     current = list(support)
     for j in sorted(support, key=lambda j: (-comb(m, j), j)):
@@ -441,7 +441,7 @@ def _shrink(fam: Family, support: tuple[int, ...], m: int, n: int, counter: list
     return tuple(current)
 
 
-def least(fam: Family, m: int, n: int) -> Found:
+def least(fam: LevelFamily, m: int, n: int) -> Found:
     """The least-rank support of a family (U4): the first feasible support in (cost, lex)
     order, found by refuting every maximal cheaper support (float LPs; exact Motzkin
     multipliers on request via :func:`refute`) and then scanning the least cost in
@@ -488,7 +488,7 @@ def least(fam: Family, m: int, n: int) -> Found:
     return found
 
 
-def brute_force(fam: Family, m: int, n: int) -> tuple[int, ...] | None:
+def brute_force(fam: LevelFamily, m: int, n: int) -> tuple[int, ...] | None:
     """The first LP-feasible support in (cost, lex) order over all 2^m supports containing 0."""
     every = supports_below(m, 2 ** (m + 1))
     for s in sorted(every, key=lambda s: (cost(s, m), s)):
@@ -515,7 +515,7 @@ def prove_minimal(found: Found) -> list[Refutation] | None:
 
 
 def _multiplier_json(label: tuple, y: int) -> dict:
-    from .certificate import rational
+    from ..certificate import rational
 
     if label[0] == "weight":
         return {"weight": label[1], "y": rational(y)}
@@ -525,7 +525,7 @@ def _multiplier_json(label: tuple, y: int) -> dict:
 
 def certificate(found: Found, refutations: list[Refutation] | None = None) -> dict:
     """A format-v2 `level-family` certificate (docs/certificate-format-v2.md)."""
-    from .certificate import header, rational
+    from ..certificate import header, rational
 
     fam, m, n = found.family, found.m, found.n
     if found.support is None:
@@ -580,7 +580,7 @@ class Result:
         return self.found.rank
 
 
-def solve_family(fam: Family, m: int, n: int, prove: bool = False) -> Result:
+def solve_family(fam: LevelFamily, m: int, n: int, prove: bool = False) -> Result:
     found = least(fam, m, n)
     refs = prove_minimal(found) if prove else None
     return Result(found, refs, refs is not None)
@@ -593,7 +593,7 @@ def _solve_job(job):
 SMALL_CLASSES = 1500  # below this many level classes a process pool costs more than it saves
 
 
-def solve_families(fams: list[Family], m: int, n: int, prove: bool = False, processes: int = 2) -> list[Result]:
+def solve_families(fams: list[LevelFamily], m: int, n: int, prove: bool = False, processes: int = 2) -> list[Result]:
     """solve_family for each family, over a process pool (results in the order given)."""
     jobs = [(fam, m, n, prove) for fam in fams]
     if processes <= 1 or len(jobs) <= 1 or comb(m + n, n) < SMALL_CLASSES:
@@ -615,7 +615,7 @@ def explicit_head(doc: dict):
     phi_T(q) = g_|T| [T ⊆ q], psi_T(z) = [T ⊆ z] or [T ∩ z = ∅]; affine: v(z) = z,
     L_q(v) = <q, v> - 1/2 + eps; free: v(z)_S = [S ⊆ z] for |S| <= D and
     L_q(v) = sum_(S ⊆ q, |S| <= D) a_(|q|,|S|) v_S.  Returns (head, features, value_dim)."""
-    from .model import feature_head
+    from ..model import feature_head
 
     m = doc["m"]
     g = [Fraction(x) for x in doc["differences"]]

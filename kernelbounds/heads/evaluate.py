@@ -40,12 +40,12 @@ from math import lcm
 
 import numpy as np
 
-from .amplification import chain_keys
-from .bits import comp, from_str, to_str
-from .domination import dominates, factor
-from .families import Family
-from .heads import HeadError, TableHead
-from .model import min_ip_target
+from ..lowerbounds.amplification import chain_keys
+from ..bits import comp, from_str, to_str
+from ..lowerbounds.domination import dominates, factor
+from .inputs import Family
+from .tables import HeadError, TableHead
+from ..model import min_ip_target
 
 HALF = Fraction(1, 2)
 U = 2.0**-53
@@ -95,7 +95,7 @@ class Evaluation:
         return self.failures == 0
 
     def to_json(self) -> dict:
-        from .certificate import rational
+        from ..certificate import rational
 
         out = {
             "inputs": self.inputs,
@@ -261,7 +261,7 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
     exact=None (the default) takes the exact route for families of at most 20,000
     inputs and the float pass plus exact re-checks above; True or False force a route.
     """
-    from .progress import bar
+    from ..progress import bar
 
     start = time.perf_counter()
     h = head_arrays(head)
@@ -371,7 +371,7 @@ def _nth_input(family: Family, h: HeadArrays, key, kh):
 def negative_weights(head: TableHead, h: HeadArrays, rows: np.ndarray, block: int = 1024) -> int:
     """The number of token pairs (x, z) of the family with a(x, z) < 0, decided exactly
     (float products with the bound rho_K; undecided pairs by Fractions)."""
-    from .model import dot
+    from ..model import dot
 
     if not len(rows):
         return 0
@@ -447,14 +447,9 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int 
 
 def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int | None, dict | None]:
     """(inputs, scored position, the lower-bound certificate or None), listed: for small
-    families only (use :func:`kernelbounds.families.load_family` to stream)."""
-    from .families import load_family
+    families only (use :func:`kernelbounds.heads.inputs.load_family` to stream)."""
+    from .inputs import load_family
 
     fam = load_family(doc)
     scored = {"first": 0, "last": -1, "all": None}[fam.scored]
     return fam.inputs(), scored, fam.certificate
-
-
-from ._callable import make_callable  # noqa: E402  (kernelbounds.evaluate(...) calls the API function)
-
-make_callable(__name__)

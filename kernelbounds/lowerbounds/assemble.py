@@ -16,8 +16,8 @@ from typing import Protocol
 import numpy as np
 
 from .amplification import best_schedule, chain_keys, chain_levels
-from .bits import comp, low_bits, to_str
-from .certificate import header
+from ..bits import comp, low_bits, to_str
+from ..certificate import header
 from .codes import Code, intersection_matrix
 from .codes.library import candidates
 from .codes.linear import LinearCode
@@ -390,15 +390,15 @@ class OrbitLowerBound(_PerEntry):
 
     def work(self) -> int:
         """The checker's work estimate for this certificate (checker rules/orbits.work_orbits)."""
-        from .checker.jsonread import Node
-        from .checker.limits import Limits
-        from .checker.rules.orbits import work_orbits
+        from ..checker.jsonread import Node
+        from ..checker.limits import Limits
+        from ..checker.rules.orbits import work_orbits
 
         doc = self.certificate()
         return work_orbits(Node(doc), Limits())
 
     def fits_checker(self) -> bool:
-        from .checker.limits import Limits
+        from ..checker.limits import Limits
 
         limits = Limits()
         return self.size <= limits.max_orbit_words and self.work() <= limits.max_orbit_work
@@ -571,7 +571,7 @@ def from_certificate(doc: dict) -> LowerBoundForm:
     ValueError when the document does not describe a well-formed bound (the checker
     decides whether its claims hold)."""
     from .amplification import chain_product
-    from .bits import from_str
+    from ..bits import from_str
     from .rankbound import least_rank, threshold
 
     if doc.get("kind") != "lower-bound":

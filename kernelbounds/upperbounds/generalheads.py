@@ -168,7 +168,7 @@ def certificate(head: ExplicitHead) -> dict:
 def document(head: ExplicitHead, err: Fraction, worst: tuple[int, tuple[int, ...]]) -> dict:
     """The certificate's JSON for given claims (certificate() computes them; tests use this
     to write false claims)."""
-    from .certificate import header, rational
+    from ..certificate import header, rational
 
     q, others = worst
     doc = header("explicit-head", version=2)
@@ -194,7 +194,7 @@ def document(head: ExplicitHead, err: Fraction, worst: tuple[int, tuple[int, ...
 
 def tables(head: ExplicitHead) -> dict:
     """The head alone as JSON (the data files the catalog builds certificates from)."""
-    from .certificate import rational
+    from ..certificate import rational
 
     return {
         "m": head.m,

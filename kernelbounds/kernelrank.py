@@ -189,8 +189,3 @@ def head_certificate(head) -> dict:
         lower={"prime": p, "rows": [to_str(tokens[i], m) for i in r_idx], "cols": [to_str(tokens[i], m) for i in c_idx]},
     )
     return doc
-
-
-from ._callable import make_callable  # noqa: E402  (kernelbounds.rank(...) calls the API function)
-
-make_callable(__name__)

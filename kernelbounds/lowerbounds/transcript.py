@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from .bits import to_str
-from .certificate import header
-from .model import min_ip_target
+from ..bits import to_str
+from ..certificate import header
+from ..model import min_ip_target
 
 
 def block(i: int, s: int) -> int:
@@ -93,8 +93,3 @@ def certificate(q: int, s: int) -> dict:
         claims={"answer_vectors": tb.vectors, "bits": tb.bits},
     )
     return doc
-
-
-from ._callable import make_callable  # noqa: E402  (kernelbounds.transcript(...) calls the API function)
-
-make_callable(__name__)

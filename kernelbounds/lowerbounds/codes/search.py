@@ -12,7 +12,7 @@ from math import comb
 
 from ortools.sat.python import cp_model
 
-from ..bits import tokens_of_weight
+from ...bits import tokens_of_weight
 from . import Code
 
 MAX_VERTICES = 300

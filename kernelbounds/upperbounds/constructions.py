@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 
-from .bits import popcount
-from .certificate import header, rational
-from .classes import LevelProfile, worst_error_by_classes
-from .model import KernelHead, feature_head
+from ..bits import popcount
+from ..certificate import header, rational
+from ..classes import LevelProfile, worst_error_by_classes
+from ..model import KernelHead, feature_head
 
 Pair = tuple[Fraction, ...]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .bits import comp, from_str
+from ..bits import comp, from_str
 
 SCORED = ("first", "last", "all")
 MAX_INPUTS = 10**9  # families larger than this are refused before any expansion
@@ -95,7 +95,7 @@ def _listed_blocks(inputs: tuple, index, size: int = 65536):
 
 def _chain_rows_python(lb):
     """(q, sorted keys, link starts, link ends) per row, from lowerbound.witness_rows."""
-    from .lowerbound import witness_rows
+    from ..lowerbounds.assemble import witness_rows
 
     for q, keys, links in witness_rows(lb):
         links_sorted = sorted(links)
@@ -107,8 +107,8 @@ def _chain_rows_numpy(lb):
     words and the intermediate tokens (the l lowest set bits of q_i, one per level of
     the schedules its gaps use); its links are the schedules' prefix links and, for each
     j != i, the final link from the last intermediate of the gap g_ij's chain to c_j."""
-    from .bits import low_bits
-    from .codes.verify import intersection_matrix
+    from ..bits import low_bits
+    from ..lowerbounds.codes.verify import intersection_matrix
 
     words = np.array(lb.code.words, dtype=np.int64)
     m, size = lb.m, len(words)
@@ -139,7 +139,7 @@ def _chain_rows_numpy(lb):
 
 def _chain_blocks(lb, index):
     """One block per row i: the uniform inputs of its keys, then the mixed inputs of its
-    links, in the order of :func:`kernelbounds.lowerbound.witness_family`."""
+    links, in the order of :func:`kernelbounds.lowerbounds.assemble.witness_family`."""
     n, variant = lb.n, lb.variant
     rows = _chain_rows_numpy(lb) if lb.m <= 62 else _chain_rows_python(lb)
     for q, keys, starts, ends in rows:
@@ -213,7 +213,7 @@ def _listed_family(raw, where: str, scored: str, certificate: dict | None, max_i
 
 
 def _certificate_family(doc: dict, max_inputs: int) -> Family:
-    from .lowerbound import VARIANTS, from_certificate, witness_count
+    from ..lowerbounds.assemble import VARIANTS, from_certificate, witness_count
 
     m, n, variant = doc.get("m"), doc.get("n"), doc.get("variant")
     if not isinstance(m, int) or not isinstance(n, int) or isinstance(m, bool) or isinstance(n, bool) or not (1 <= m <= 4096 and 3 <= n <= 64):

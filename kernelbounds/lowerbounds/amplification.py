@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .bits import low_bits
+from ..bits import low_bits
 from .domination import factor
 
 

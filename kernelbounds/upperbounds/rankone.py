@@ -19,7 +19,7 @@ solution the combination would be > 0 (a positive sum of positive numbers) and <
 (psi >= 0): no rank-one head solves length n on m bits, so r*(m, n) >= 2, and r*(m', n)
 >= 2 for every m' >= m (restrict a head on m' bits to tokens with the top bits 0).
 
-Both LPs use only the extremal inputs (q, a, b^(n-2)) (kernelbounds.generalheads): the
+Both LPs use only the extremal inputs (q, a, b^(n-2)) (kernelbounds.upperbounds.generalheads): the
 primal is equivalent on them, and a Farkas certificate may use any inputs.  HiGHS
 proposes a vertex (sparse: at most one more nonzero than equations); FLINT's exact
 null space on its support decides.
@@ -248,7 +248,7 @@ def least_infeasible(n: int, max_m: int = 5) -> int | None:
 
 def certificate(c: FarkasCertificate) -> dict:
     """A v2 `rank-one-infeasible` certificate (docs/certificate-format-v2.md)."""
-    from .certificate import header
+    from ..certificate import header
 
     psi, u = combination(c.m, c.multipliers)
     if any(u.values()) or any(x > 0 for x in psi.values()):

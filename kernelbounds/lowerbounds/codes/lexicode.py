@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 
-from ..bits import tokens_of_weight
+from ...bits import tokens_of_weight
 from . import Code
 from .verify import limbs
 
