@@ -76,7 +76,7 @@ def test_version_and_kind_are_checked_facts():
 # ------------------------------------------------------------------ level-family
 
 LF_FREE = "upper-any-m04-n3.json"  # subset basis, free readout, signs any
-LF_AFFINE = "upper-nonnegative-m05-n4.json"  # complement basis, affine readout, nonnegative
+LF_AFFINE = "upper-nonnegative-m07-n4.json"  # complement basis, affine readout, nonnegative
 
 
 def first_row(doc):
@@ -105,7 +105,7 @@ LF_MUTATIONS = {
     "LF7 a side": (LF_FREE, lambda d: first_row(d)[0].__setitem__("side", "upper")),
     "LF7 a lower side with the affine readout": (LF_AFFINE, lambda d: first_row(d)[0].__setitem__("side", "lower")),
     "LF7 a zero multiplier": (LF_FREE, lambda d: first_row(d)[0].__setitem__("y", "0")),
-    "LF7 no multipliers": (LF_AFFINE, lambda d: d["minimality"]["refuted"][1].__setitem__("multipliers", [])),
+    "LF7 no multipliers": (LF_AFFINE, lambda d: d["minimality"]["refuted"][0].__setitem__("multipliers", [])),
     "LF7 coverage (a maximal cheaper support left out)": (LF_AFFINE, lambda d: d["minimality"]["refuted"].pop()),
     "LF7 a refuted support that is not cheaper": (LF_FREE, lambda d: d["minimality"]["refuted"][0].__setitem__("support", [0, 1, 4])),
     "LF7 signs nonnegative with signed g": (LF_FREE, lambda d: d["minimality"].__setitem__("signs", "nonnegative")),
