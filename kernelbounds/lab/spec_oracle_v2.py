@@ -41,7 +41,8 @@ MAX_CLASS_TERMS = 3_000_000  # level classes x n terms (level-family)
 MAX_LITERAL_INPUTS = 250_000  # inputs evaluated one by one
 MAX_TABLE_CELLS = 1 << 17  # explicit-head: 2^m x 2^m cells (m <= 8)
 MAX_RANK_SIDE = 256  # exact ranks of explicit matrices up to this side
-MAX_WORDS = 700_000  # orbit form: code words held in memory
+MAX_WORDS = 700_000  # orbit form: listed code words
+NUMPY_SPAN = 1 << 16  # linear codes with a larger span: numpy arrays of uint64 words (m <= 64)
 MAX_WORD_STEPS = 12_000_000  # orbit form: words x (permutations + representatives)
 MAX_SUPPORT_WALK = 1 << 16  # LF7 coverage: subsets of the cheap elements
 MAX_ROW_TERMS = 2_000_000  # LF7 / rank-one: multiplier rows x terms
@@ -481,23 +482,19 @@ def lower_bound(doc) -> bool | None:
     if generator is not None:  # O1, linear: every permuted generator row in the row space
         basis = echelon(generator)
         ok(all(reduce(apply(p, row), basis) == 0 for p in perms for row in generator))
-    index = {c: i for i, c in enumerate(words)}
-    images = [[index.get(c) for c in map(permuter(p), words)] for p in perms]
-    ok(all(i is not None for img in images for i in img))  # O1: every permuted word is a word
-    label = components(N, images)
-    sizes = Counter(label)
-    orbits = claimed_orbits(claims["orbits"], words, index, label, sizes, m)  # O2, O3
+    code = (ArrayCode if isinstance(words, ArrayCode.array_type()) else ListCode)(words, perms, m)  # O1: words to words
+    orbits = claimed_orbits(claims["orbits"], code, m)  # O2, O3
     schedules = schedule_products(doc["schedules"], n)
     gaps = {g for _, _, hist in orbits for g in hist}
     ok(set(schedules) == gaps and min(gaps) >= 2)  # O4: one schedule per occurring gap
-    if N * N <= MAX_WORD_STEPS:  # every row's histogram, not only the representatives'
-        by_label = {label[i]: hist for i, _, hist in orbits}
-        ok(all(histogram(c, words) == by_label[label[i]] for i, c in enumerate(words)))
+    if N * N <= MAX_WORD_STEPS and isinstance(code, ListCode):  # every row's histogram
+        by_label = {code.label[i]: hist for i, _, hist in orbits}
+        ok(all(code.histogram(c) == by_label[code.label[i]] for i, c in enumerate(words)))
     k = integer(claims["k"], 1)
     s_k = sum(size * cnt * Fraction(1, schedules[g][0] ** (2 * k)) for _, size, hist in orbits for g, cnt in hist.items())
     ok(is_int(claims["bound"]) and claims["bound"] == least_r(k, Fraction(N * N) / (N + s_k)))  # O5
     ok(is_int(claims["min_product"]) and claims["min_product"] == min(schedules[g][0] for g in gaps))
-    count = witness_count(orbits, words, schedules, doc["variant"], n, m)  # O6
+    count = witness_count(orbits, N, words if isinstance(code, ListCode) else None, schedules, doc["variant"], n, m)  # O6
     ok(is_int(claims["witness_inputs"]) and claims["witness_inputs"] == count)
     return True
 
@@ -542,6 +539,9 @@ def code_words(code, m: int):
     rows = [token(c, m) for c in a_list(lin["generator"], nonempty=True)]
     weight = integer(lin["weight"], 0, m)
     basis = echelon(rows)  # the span, whether or not the rows are independent
+    if m <= 64 and 1 << len(basis) > NUMPY_SPAN:
+        small(len(basis) <= 24)
+        return ArrayCode.span_words(basis, weight), rows
     small(len(basis) <= 21)  # 2^21 words of the span at most
     span = [0]
     for row in basis:
@@ -566,6 +566,86 @@ def reduce(x: int, basis: list[int]) -> int:
     return x
 
 
+class ListCode:
+    """The words as Python ints; orbits by union-find over the edges i -- p(i)."""
+
+    def __init__(self, words: list[int], perms, m: int):
+        self.words = words
+        self.where = {c: i for i, c in enumerate(words)}
+        images = [[self.where.get(c) for c in map(permuter(p), words)] for p in perms]
+        ok(all(i is not None for img in images for i in img))  # every permuted word is a word
+        self.label = components(len(words), images)
+        self.sizes = Counter(self.label)
+
+    def index(self, c: int):
+        return self.where.get(c)
+
+    def histogram(self, c: int) -> dict[int, int]:
+        """count of j != i by gap |c_j minus c_i| = popcount(c_j & ~c)."""
+        hist: dict[int, int] = {}
+        for d in self.words:
+            if d != c:
+                g = (d & ~c).bit_count()
+                hist[g] = hist.get(g, 0) + 1
+        return hist
+
+
+class ArrayCode:
+    """The same for m <= 64 with numpy arrays of uint64 words (exact integer operations):
+    permuted words located by binary search in the sorted words, orbits as the connected
+    components of the same graph (scipy), histograms by popcount and bincount."""
+
+    @staticmethod
+    def array_type():
+        import numpy as np
+
+        return np.ndarray
+
+    @staticmethod
+    def span_words(basis: list[int], weight: int):
+        import numpy as np
+
+        span = np.zeros(1, dtype=np.uint64)
+        for row in basis:
+            span = np.concatenate([span, span ^ np.uint64(row)])
+        return np.sort(span[np.bitwise_count(span) == weight])
+
+    def __init__(self, words, perms, m: int):
+        import numpy as np
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        self.words, self.m, N = words, m, len(words)
+        rows, cols = [], []
+        for p in perms:
+            image = np.zeros_like(words)
+            for b in range((m + 7) // 8):
+                table = np.array([apply(p, v << (8 * b)) for v in range(256)], dtype=np.uint64)
+                image |= table[((words >> np.uint64(8 * b)) & np.uint64(255)).astype(np.intp)]
+            at = np.minimum(np.searchsorted(words, image), N - 1)
+            ok(bool(np.all(words[at] == image)))  # every permuted word is a word
+            rows.append(np.arange(N))
+            cols.append(at)
+        graph = coo_matrix((np.ones(N * len(perms), dtype=np.int8), (np.concatenate(rows), np.concatenate(cols))), shape=(N, N))
+        _, self.label = connected_components(graph.tocsr(), directed=False)
+        self.sizes = dict(enumerate(np.bincount(self.label).tolist()))
+
+    def index(self, c: int):
+        import numpy as np
+
+        if c >= 1 << self.m:
+            return None
+        i = int(np.searchsorted(self.words, np.uint64(c)))
+        return i if i < len(self.words) and int(self.words[i]) == c else None
+
+    def histogram(self, c: int) -> dict[int, int]:
+        import numpy as np
+
+        others = self.words[self.words != np.uint64(c)]
+        counts = np.bincount(np.bitwise_count(others & np.uint64(~c & ((1 << self.m) - 1))))
+        return {g: int(x) for g, x in enumerate(counts.tolist()) if x}
+
+
 def components(N: int, images: list[list[int]]) -> list[int]:
     """Orbit label of every word: connected components of the graph i -- p(i)."""
     parent = list(range(N))
@@ -584,17 +664,7 @@ def components(N: int, images: list[list[int]]) -> list[int]:
     return [root(i) for i in range(N)]
 
 
-def histogram(c: int, words: list[int]) -> dict[int, int]:
-    """count of j != i by gap |c_j minus c_i| = popcount(c_j & ~c)."""
-    hist: dict[int, int] = {}
-    for d in words:
-        if d != c:
-            g = (d & ~c).bit_count()
-            hist[g] = hist.get(g, 0) + 1
-    return hist
-
-
-def claimed_orbits(entries, words, index, label, sizes, m):
+def claimed_orbits(entries, code, m):
     """O2, O3: each representative opens a new orbit of the claimed size; together they
     cover the code; each gap list is the representative's histogram in increasing order.
     Returns (word index, orbit size, histogram) per orbit."""
@@ -602,15 +672,16 @@ def claimed_orbits(entries, words, index, label, sizes, m):
     for e in entries:
         keys(e, {"representative", "size", "gaps"})
         c = token(e["representative"], m)
-        ok(c in index and label[index[c]] not in used)
-        used.add(label[index[c]])
-        ok(is_int(e["size"]) and e["size"] == sizes[label[index[c]]])
-        hist = histogram(c, words)
+        i = code.index(c)
+        ok(i is not None and int(code.label[i]) not in used)
+        used.add(int(code.label[i]))
+        ok(is_int(e["size"]) and e["size"] == code.sizes[int(code.label[i])])
+        hist = code.histogram(c)
         listed = [keys(x, {"gap", "count"}) for x in a_list(e["gaps"])]
         ok(all(is_int(x["gap"]) and is_int(x["count"]) for x in listed))
         ok([(x["gap"], x["count"]) for x in listed] == sorted(hist.items()))
-        out.append((index[c], e["size"], hist))
-    ok(len(used) == len(sizes))
+        out.append((i, e["size"], hist))
+    ok(len(used) == len(code.sizes))
     return out
 
 
@@ -646,7 +717,7 @@ def least_r(k: int, x: Fraction) -> int:
     return lo
 
 
-def witness_count(orbits, words, schedules, variant, n, m) -> int:
+def witness_count(orbits, N, words, schedules, variant, n, m) -> int:
     """|W| (rule chains-v1, v1 B5) row by row from each row's distinct keys (the N words and
     the interior levels' intermediates) and distinct links (prefix level pairs and N-1 final
     links); for small families also literally, as a set of n-tuples."""
@@ -656,8 +727,8 @@ def witness_count(orbits, words, schedules, variant, n, m) -> int:
         chains = [schedules[g][1] for g in hist]
         interior = {l for levels in chains for l in levels[1:-1]}
         prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1])}
-        total += size * (len(words) + len(interior) + placements * (len(prefix) + len(words) - 1))
-    if total <= MAX_LITERAL_INPUTS:
+        total += size * (N + len(interior) + placements * (len(prefix) + N - 1))
+    if total <= MAX_LITERAL_INPUTS and words is not None:
         ok(total == len(literal_family(words, schedules, variant, n, m)))
     return total
 
