@@ -400,7 +400,7 @@ def explicit_head(doc) -> bool | None:
     psi = [[rational(x) for x in a_list(row, r)] for row in a_list(head["psi"], size)]
     readout = [[rational(x) for x in a_list(row, size)] for row in a_list(head["readout"], size)]
     claims = keys(doc["claims"], {"worst_error", "worst_input", "feature_rank", "value_dim", "nonnegative_features"})
-    weights = [[sum((x * y for x, y in zip(pq, pz)), Fraction(0)) for pz in psi] for pq in phi]
+    weights = kernel_table(phi, psi)
     ok(all(x >= 0 for row in weights for x in row))  # E1: a nonnegative kernel
     worst = extremal_worst(weights, readout, m, n)
     if size * comb(size + n - 2, n - 1) <= MAX_LITERAL_INPUTS:
@@ -413,6 +413,19 @@ def explicit_head(doc) -> bool | None:
     small(size <= MAX_RANK_SIDE)
     ok(is_int(claims["value_dim"]) and claims["value_dim"] == exact_rank(readout + [[Fraction(1)] * size]) - 1)
     return True
+
+
+def kernel_table(phi: list[list[Fraction]], psi: list[list[Fraction]]) -> list[list[Fraction]]:
+    """w_q(z) = <phi_Q(q), psi_K(z)> exactly: integer dot products of the rows scaled by
+    their denominators' lcm (one lcm per phi row, one for all of psi), divided back."""
+    big = lcm(*(x.denominator for row in psi for x in row))
+    psi_int = [[int(x * big) for x in row] for row in psi]
+    table = []
+    for row in phi:
+        s = lcm(*(x.denominator for x in row))
+        ints = [int(x * s) for x in row]
+        table.append([Fraction(sum(a * b for a, b in zip(ints, pz)), s * big) for pz in psi_int])
+    return table
 
 
 def input_error(x, m: int, n: int, weights, readout) -> Fraction:
