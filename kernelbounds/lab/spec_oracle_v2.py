@@ -716,7 +716,8 @@ def schedule_products(entries, n: int) -> dict[int, tuple[int, list[int]]]:
 
 
 def least_r(k: int, x: Fraction) -> int:
-    """The least r >= 1 with C(r+k-1, k) > x (linear search from a doubling bracket)."""
+    """The least r >= 1 with C(r+k-1, k) > x (C is increasing in r: bisection in a doubling
+    bracket)."""
     hi = 1
     while comb(hi + k - 1, k) <= x:
         hi *= 2
