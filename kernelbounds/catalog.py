@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import exact, upperbound
-from .upperbounds import constructions
+import re
+
+from .upperbounds import constructions, levelfamily
 from .lowerbounds import assemble as lowerbound
 from . import kernelrank as rank
 from .lowerbounds import transcript
@@ -43,7 +44,7 @@ def _rank(name: str, m: int) -> Entry:
 
 def _upper(m: int, n: int, nonnegative: bool) -> Entry:
     """The least rank over the U4 level families (any signs, or nonnegative features)."""
-    return Entry(upperbound.family_filename(m, n, nonnegative), lambda: upperbound.family_certificate(m, n, nonnegative))
+    return Entry(levelfamily.filename(m, n, nonnegative), lambda: levelfamily.least_certificate(m, n, nonnegative))
 
 
 UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
@@ -70,11 +71,28 @@ def _general_head(m: int, n: int, r: int, path) -> Entry:
     return Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda: generalheads.certificate(generalheads.from_tables(json.loads(path.read_text()))))
 
 
+HEADS_DIR = Path(__file__).parent / "data" / "heads"  # explicit heads found by the U5 search, as tables
+RANK_ONE_NS = range(3, 9)
+RANK_ONE_MAX_M = 3  # rank-one heads certified for m = 1..3
+RANK_ONE_FAILS_M = 4  # the least m where rank one fails (Farkas), for every n in RANK_ONE_NS
+
+
+def general_heads() -> list[tuple[int, int, int, Path]]:
+    """(m, n, rank, path) of every stored general head (data/heads/mMM-nN-rR.json), sorted."""
+    out = []
+    for path in HEADS_DIR.glob("m*-n*-r*.json"):
+        found = re.fullmatch(r"m(\d+)-n(\d+)-r(\d+)\.json", path.name)
+        if found:
+            m, n, r = map(int, found.groups())
+            out.append((m, n, r, path))
+    return sorted(out)
+
+
 def _exact_small() -> list[Entry]:
     """THEORY U5: r* = 1 for m <= 3, >= 2 from m = 4 (n = 3..8), and general heads."""
-    out = [_rank_one_head(m, n) for n in exact.RANK_ONE_NS for m in range(1, exact.RANK_ONE_MAX_M + 1)]
-    out += [_rank_one_farkas(exact.RANK_ONE_FAILS_M, n) for n in exact.RANK_ONE_NS]
-    return out + [_general_head(*h) for h in exact.general_heads()]
+    out = [_rank_one_head(m, n) for n in RANK_ONE_NS for m in range(1, RANK_ONE_MAX_M + 1)]
+    out += [_rank_one_farkas(RANK_ONE_FAILS_M, n) for n in RANK_ONE_NS]
+    return out + [_general_head(*h) for h in general_heads()]
 
 
 def entries() -> list[Entry]:

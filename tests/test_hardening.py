@@ -226,9 +226,9 @@ def _features_rank_doc():
 def _field_docs():
     from kernelbounds.lab.fuzz import seeds
 
-    from kernelbounds import upperbound
+    from helpers import level_expansion_doc
 
-    level_expansion = upperbound.certificate(upperbound.search(4, 3))  # the v1 level-expansion kernel
+    level_expansion = level_expansion_doc(4, 3)  # the v1 level-expansion kernel
     docs = seeds() + [level_expansion, _features_rank_doc(), load("explicit-rank1-m02-n3.json"), load("rank-one-infeasible-m04-n3.json")]
     named = json.loads(json.dumps(docs[8]))
     named["kernel"]["name"] = "a label"
