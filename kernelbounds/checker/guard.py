@@ -113,6 +113,14 @@ def _collect(result_r: int, err_r: int, wall: float | None) -> tuple[bytes, byte
     return b"".join(chunks[result_r]), b"".join(chunks[err_r]), timed_out
 
 
+def _lower(which: int, soft: int, hard: int) -> None:
+    """Set a limit, never above a hard limit the environment already imposes."""
+    _, current = resource.getrlimit(which)
+    if current != resource.RLIM_INFINITY:
+        soft, hard = min(soft, current), min(hard, current)
+    resource.setrlimit(which, (soft, hard))
+
+
 def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_w):
     global _in_child
     code = 1
@@ -128,9 +136,9 @@ def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         if time_limit > 0:
             soft = max(1, int(-(-time_limit // 1)))
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+            _lower(resource.RLIMIT_CPU, soft, soft + 1)
         if memory_limit > 0:
-            resource.setrlimit(resource.RLIMIT_AS, (base + memory_limit, base + memory_limit))
+            _lower(resource.RLIMIT_AS, base + memory_limit, base + memory_limit)
         payload = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(payload)
         while view:
