@@ -95,6 +95,29 @@ def _exact_small() -> list[Entry]:
     return out + [_general_head(*h) for h in general_heads()]
 
 
+def _orthant(m: int, n: int, variant: str = "position-independent") -> Entry:
+    """THEORY L7: r >= floor(m/2) (kind orthant, rule disjoint-pairs)."""
+    from .lowerbounds import signrank
+
+    return Entry(f"orthant-{variant}-m{m:02d}-n{n}.json", lambda: signrank.orthant(m, n, variant).certificate())
+
+
+def _crossing(m: int, n: int, variant: str = "position-independent") -> Entry:
+    """THEORY U6: rank 2 refuted by single crossing (kind crossing), r >= 3."""
+    from .lowerbounds import crossing
+
+    return Entry(f"crossing-{variant}-m{m:02d}-n{n}.json", lambda: crossing.refute(m, n, variant).certificate())
+
+
+def _sign_rank() -> list[Entry]:
+    """Issue 23: L7 at m = 5..16 (n = 3; position-dependent and causal at a few m) and U6 at m = 5."""
+    out = [_orthant(m, 3) for m in range(5, 17)]
+    out += [_orthant(m, 3, "position-dependent") for m in (8, 10, 12)] + [_orthant(12, 3, "causal")]
+    out += [_crossing(5, n) for n in range(3, 9)]
+    out += [_crossing(5, n, v) for n in (3, 4) for v in ("position-dependent", "causal")]
+    return out
+
+
 def entries() -> list[Entry]:
     out = [_construction("rank1", m, 2) for m in range(1, 17)]
     for name in ("tensor", "softmax"):
@@ -111,6 +134,7 @@ def entries() -> list[Entry]:
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
     out += _exact_small()
+    out += _sign_rank()
     out += [_construction("tensor", 64, n) for n in (5, 6)]  # n = 6: 131M classes, ~25 s of CPU (issue 20: estimate 39 s)
     return out
 
