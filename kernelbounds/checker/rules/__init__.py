@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, explicit, levelfamily, lowerbound, rank, rankone, transcript
+from . import construction, explicit, levelfamily, levelminimality, lowerbound, rank, rankone, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
     "explicit-head": explicit,
     "rank-one-infeasible": rankone,
     "level-family": levelfamily,
+    "level-family-minimality": levelminimality,
     "lower-bound": lowerbound,
     "rank": rank,
     "transcript": transcript,
