@@ -46,6 +46,13 @@ def _upper(m: int, n: int, nonnegative: bool) -> Entry:
     return Entry(upperbound.family_filename(m, n, nonnegative), lambda: upperbound.family_certificate(m, n, nonnegative))
 
 
+def _minimality(n: int, nonnegative: bool) -> Entry:
+    """THEORY U4' "Minimality": the chain bound of the complement-basis affine family, every m <= 64."""
+    from .upperbounds import minimality
+
+    return Entry(minimality.filename(n, nonnegative), lambda: minimality.certificate(n, nonnegative))
+
+
 UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
 
 
@@ -92,6 +99,7 @@ def entries() -> list[Entry]:
     out += [_lower(24, n) for n in (6, 7, 8)]
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
+    out += [_minimality(n, nonneg) for n in range(3, 9) for nonneg in (True, False)]
     out += _exact_small()
     out.append(_construction("tensor", 64, 5))  # n = 6 (131M classes, ~25 s) is over the default work estimate
     return out

@@ -294,6 +294,17 @@ def table(n: int, nonnegative: bool, max_m: int = MAX_M) -> list[Prefix]:
             break
         out.append(found)
         start, known = found.lower, found.witness + (Fraction(0),)  # g_(k+1) = 0 keeps the reach
+    return _monotone(out)
+
+
+def _monotone(prefixes: list[Prefix]) -> list[Prefix]:
+    """L(k) <= L(k + 1) ([0..k] is inside [0..k + 1]): a refutation of the larger prefix, read on
+    g_0..g_k, refutes the smaller one, so a weaker bound of k is replaced by that of k + 1."""
+    out = list(prefixes)
+    for k in range(len(out) - 2, -1, -1):
+        nxt = out[k + 1]
+        if nxt.upper < out[k].upper:
+            out[k] = Prefix(out[k].k, nxt.upper, nxt.refutation, out[k].lower, out[k].witness)
     return out
 
 
