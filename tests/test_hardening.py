@@ -229,7 +229,8 @@ def _field_docs():
     from kernelbounds import upperbound
 
     level_expansion = upperbound.certificate(upperbound.search(4, 3))  # the v1 level-expansion kernel
-    docs = seeds() + [level_expansion, _features_rank_doc(), load("explicit-rank1-m02-n3.json"), load("rank-one-infeasible-m04-n3.json")]
+    minimality = json.loads((Path(__file__).parent / "corpus" / "correct" / "minimality-nonnegative-n3-m16.json").read_text())
+    docs = seeds() + [level_expansion, _features_rank_doc(), load("explicit-rank1-m02-n3.json"), load("rank-one-infeasible-m04-n3.json"), minimality]
     named = json.loads(json.dumps(docs[8]))
     named["kernel"]["name"] = "a label"
     return docs + [named]
