@@ -131,9 +131,10 @@ class Comparison:
         return self.problems == 0
 
 
-def _regenerate(job: tuple[int, str]) -> Regenerated:
-    """Build entry `index`, write it to a temporary file, check that file, compare bytes."""
-    index, target = job
+def _regenerate(index: int) -> tuple[str, str, Verdict, int | str, int | str]:
+    """Build entry `index`, write it to a temporary file and check that file: (filename,
+    text, verdict, m, n).  The comparison with the committed bytes happens in the caller,
+    so a worker on another machine needs no checkout."""
     entry = entries()[index]
     doc = entry.build()
     text = canonical_json(doc)
@@ -141,16 +142,19 @@ def _regenerate(job: tuple[int, str]) -> Regenerated:
         fresh = Path(tmp) / entry.filename
         write_atomic(fresh, text)
         verdict = check_file(str(fresh))
-    committed = Path(target) / entry.filename
-    same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
-    return Regenerated(entry.filename, verdict, same, doc.get("m", ""), doc.get("n", ""))
+    return entry.filename, text, verdict, doc.get("m", ""), doc.get("n", "")
 
 
-def compare(target: str | Path, jobs: int | None = None) -> Comparison:
+def compare(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> Comparison:
     """Regenerate every entry, check it with the independent checker and compare it with
-    the committed file in target; the result does not depend on jobs."""
-    rows = pmap(_regenerate, [(i, str(target)) for i in range(len(entries()))], jobs)
+    the committed file in target; the result does not depend on jobs or the scheduler
+    (kernelbounds.parallel: a Dask scheduler address, or None for local processes)."""
     target = Path(target)
+    rows = []
+    for filename, text, verdict, m, n in pmap(_regenerate, range(len(entries())), jobs, scheduler=scheduler):
+        committed = target / filename
+        same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
+        rows.append(Regenerated(filename, verdict, same, m, n))
     extra = sorted({p.name for p in target.glob("*.json")} - {r.filename for r in rows}) if target.is_dir() else []
     return Comparison(rows, extra)
 
@@ -160,11 +164,13 @@ def _build(index: int) -> tuple[str, str]:
     return entry.filename, canonical_json(entry.build())
 
 
-def write(target: str | Path, jobs: int | None = None) -> int:
-    """(Re)write every entry into target (atomically, file by file); returns the count."""
+def write(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> int:
+    """(Re)write every entry into target (atomically, file by file); returns the count.
+    The entries are built by kernelbounds.parallel.pmap (jobs processes, or a Dask scheduler)
+    and written here."""
     target = Path(target)
     target.mkdir(parents=True, exist_ok=True)
-    built = pmap(_build, range(len(entries())), jobs)
+    built = pmap(_build, range(len(entries())), jobs, scheduler=scheduler)
     for filename, text in built:
         write_atomic(target / filename, text)
     return len(built)
