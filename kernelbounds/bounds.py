@@ -54,13 +54,9 @@ class Side:
     nonnegative_features: bool | None = None
     detail: str = ""
     rebuild: str | None = None
+    code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
+    least_of_family: str | None = None  # upper: the minimality file proving no cheaper head of its family exists
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-    _summary: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-
-    def code_summary(self) -> dict | None:
-        """For a lower side proved by a code (THEORY L4): the code, its gaps and the chain
-        products (lowerbounds.assemble.summary); else None."""
-        return None if self._summary is None else self._summary()
 
     def to_json(self) -> dict:
         return {
@@ -72,6 +68,7 @@ class Side:
             "nonnegative_features": self.nonnegative_features,
             "detail": self.detail,
             "rebuild": self.rebuild,
+            "least_of_family": self.least_of_family,
         }
 
     def certificate_document(self) -> dict:
@@ -136,6 +133,7 @@ class Known:
     variants: tuple[str, ...]
     nonnegative_features: bool | None
     support: tuple[int, ...] | None = None  # level families: the restriction closure
+    variant: str = "position-independent"  # the variant the file itself claims
 
 
 def _claim(doc: dict, filename: str) -> Known | None:
@@ -143,8 +141,8 @@ def _claim(doc: dict, filename: str) -> Known | None:
     kind, m, n, claims = doc.get("kind"), doc.get("m"), doc.get("n"), doc.get("claims", {})
     if not isinstance(m, int) or not isinstance(n, int):
         return None
-    if kind == "lower-bound":
-        return Known(filename, kind, "lower", m, n, claims["bound"], (doc["variant"],), None)
+    if kind in ("lower-bound", "orthant", "crossing"):  # L4, L7, U6: a variant each
+        return Known(filename, kind, "lower", m, n, claims["bound"], LOWER_HOLDS_FOR[doc["variant"]], None, None, doc["variant"])
     if kind == "rank-one-infeasible":  # THEORY U5: position-independent heads, full task
         return Known(filename, kind, "lower", m, n, claims["lower_bound"], ("position-independent",), None)
     if kind == "level-family":
@@ -175,8 +173,26 @@ def committed(directory: str | None = None) -> tuple[Known, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def _read_text(filename: str) -> str:
+    return (certificates_dir() / filename).read_text()
+
+
 def _read(filename: str) -> dict:
-    return json.loads((certificates_dir() / filename).read_text())
+    """A committed file, parsed anew (callers may keep or change the dict)."""
+    return json.loads(_read_text(filename))
+
+
+# A lower bound for the variant of the key holds for the variants listed (THEORY L5, §1):
+# a position-independent head is a position-dependent one, and a head that solves every
+# position of every input also solves the causal task (its final position); so lower bounds
+# of either variant bound the full task's r* too.  Upper bounds (position-independent heads
+# that solve every position) hold for every variant.
+LOWER_HOLDS_FOR = {
+    "position-independent": ("position-independent",),
+    "position-dependent": ("position-dependent", "position-independent"),
+    "causal": ("causal", "position-independent"),
+}
 
 
 def _known(side: str, m: int | None, n: int, variant: str) -> list[Known]:
@@ -185,8 +201,8 @@ def _known(side: str, m: int | None, n: int, variant: str) -> list[Known]:
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5"}  # the sign-rank kinds (L7, U6) join here
-KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas"}
+KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6"}
+KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing"}
 
 
 def _closure_note(source_m: int, m: int, side: str) -> str:
@@ -198,11 +214,10 @@ def _closure_note(source_m: int, m: int, side: str) -> str:
 def _committed_lower(m: int, n: int, variant: str) -> list[Side]:
     """Committed lower-bound claims at m' <= m, those at m first."""
     out = []
-    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, -k.m, k.filename)):
+    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.filename)):
         if k.m <= m:
-            summary = partial(_code_summary, k.filename) if k.kind == "lower-bound" else None
             out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.filename, k.m,
-                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename), _summary=summary))
+                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename)))
     return out
 
 
@@ -213,8 +228,33 @@ def _code_summary(filename: str) -> dict:
     return assemble.summary(assemble.from_certificate(_read(filename)))
 
 
+ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
+
+
 def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
-    """The code search of L4-L6 at m (THEORY §3)."""
+    """The code search of L4-L6 at m (THEORY §3) and the orthant family of L7."""
+    return _orthant_lower(m, n, variant) + _code_lower(m, n, variant)
+
+
+def _orthant_lower(m: int, n: int, variant: str) -> list[Side]:
+    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, kernels of any sign."""
+    if not (4 <= m <= ORTHANT_MAX_M):
+        return []
+    from .lowerbounds import signrank
+
+    o = signrank.orthant(m, n, variant)
+    detail = f"t = {o.bound} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o.witness_count} inputs"
+    return [Side(o.bound, KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                 _build=partial(_orthant_certificate, m, n, variant))]
+
+
+def _orthant_certificate(m: int, n: int, variant: str) -> dict:
+    from .lowerbounds import signrank
+
+    return signrank.orthant(m, n, variant).certificate()
+
+
+def _code_lower(m: int, n: int, variant: str) -> list[Side]:
     from .lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
@@ -223,7 +263,7 @@ def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
     info = assemble.describe(lb)
     detail = f"code {info['code']}: N = {info['size']}, {info['form']} form, least chain product {lb.min_product}, Hadamard power k = {lb.k}"
     return [Side(lb.bound, "codes", "L4", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 _build=partial(_code_certificate, m, n, variant), _summary=partial(_computed_summary, m, n, variant))]
+                 code=assemble.summary(lb), _build=partial(_code_certificate, m, n, variant))]
 
 
 def _code_certificate(m: int, n: int, variant: str) -> dict:
@@ -231,11 +271,6 @@ def _code_certificate(m: int, n: int, variant: str) -> dict:
 
     return assemble.any_certificate(assemble.best(m, n, variant))
 
-
-def _computed_summary(m: int, n: int, variant: str) -> dict:
-    from .lowerbounds import assemble
-
-    return assemble.summary(assemble.best(m, n, variant))
 
 
 def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
@@ -248,14 +283,20 @@ def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
     at_m = [s for s in kept if s.from_m == m]
     # a committed code certificate at (m, n, variant) is the code search's own output (the
     # catalog regenerates it byte for byte from lowerbounds.assemble.best): replay, not search
-    computed = [] if any(s.method == "codes" for s in at_m) else _computed_lower(m, n, variant)
+    own = any(k.kind == "lower-bound" and k.variant == variant for k in _known("lower", m, n, variant))
+    computed = _orthant_lower(m, n, variant) + ([] if own else _code_lower(m, n, variant))
     return at_m + computed + [s for s in kept if s.from_m != m] + [trivial]
 
 
 def lower(m: int, n: int, variant: str = "position-independent") -> Side:
     """The best certified lower bound on r*(m, n) (THEORY §3; L7, U5, U6)."""
+    from dataclasses import replace
+
     cands = _lower_candidates(m, n, variant)
-    return cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    if best.method == "codes" and best.code is None:  # a committed code file: describe its code
+        best = replace(best, code=_code_summary(best.certificate))
+    return best
 
 
 # ---------------------------------------------------------------- upper sources
@@ -270,11 +311,11 @@ def _committed_upper(m: int, n: int) -> list[Side]:
         if k.kind == "level-family":
             value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
             build = partial(_read, k.filename) if k.m == m else partial(_restricted_level_family, k.filename, m)
-            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, build))
+            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build))
         elif k.kind == "construction":  # U1's file (rank one, n <= 2)
-            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, partial(_read, k.filename)))
+            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, _build=partial(_read, k.filename)))
         else:
-            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, partial(_read, k.filename)))
+            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k.filename)))
     return out
 
 
@@ -288,9 +329,9 @@ def _computed_upper(m: int, n: int) -> list[Side]:
     """U1 for n <= 2; the explicit nonnegative chain (U4'); U2."""
     if n <= 2:
         return [Side(1, "U1 rank one", "U1", None, m, True, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2",
-                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", partial(_construction_certificate, "rank1", m, n))]
+                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "rank1", m, n))]
     return [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
-                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", partial(_construction_certificate, "tensor", m, n))]
+                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:
@@ -311,8 +352,36 @@ def _upper_candidates(m: int, n: int) -> list[Side]:
 def upper(m: int, n: int, nonnegative: bool = False) -> Side:
     """The best certified upper bound on r*(m, n), with any features or (nonnegative=True)
     with nonnegative features (THEORY §2)."""
+    from dataclasses import replace
+
     cands = [s for s in _upper_candidates(m, n) if s.nonnegative_features or not nonnegative]
-    return cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    proof = _least_of_family(best, m, n, nonnegative)
+    return replace(best, least_of_family=proof) if proof else best
+
+
+def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | None:
+    """The committed level-family-minimality file (THEORY U4' "Minimality") whose chain bound
+    at m equals this complement-basis, affine-readout side's rank: then no head of that
+    family (g >= 0 for the nonnegative column, any g otherwise) has a smaller rank."""
+    if side.theory != "U4" or side.certificate is None:
+        return None
+    doc = _read(side.certificate)
+    if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
+        return None
+    name = f"minimality-{'nonnegative' if nonnegative else 'any'}-n{n}.json"
+    root = certificates_dir()
+    if root is None or not (root / name).is_file():
+        return None
+    for row in _minimality_rows(name):
+        if row["m"] == m:
+            return name if row["bound"] == side.value else None
+    return None
+
+
+@lru_cache(maxsize=32)
+def _minimality_rows(name: str) -> tuple:
+    return tuple(_read(name)["claims"]["chain_bounds"])
 
 
 # ---------------------------------------------------------------- the answer
@@ -344,14 +413,14 @@ def _row(job: tuple[int, tuple[int, ...], str]) -> list[Answer]:
     return [bounds(m, n, variant) for n in ns]
 
 
-def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None) -> list[Answer]:
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None) -> list[Answer]:
     """bounds(m, n) for every m in ms and n in ns (m-major order); the cells of one m run
-    together, large m first, in `jobs` processes (or on `executor`); the answers do not
-    depend on how they were computed."""
+    together, large m first, in `jobs` processes, on a concurrent.futures `executor` or on a
+    Dask `scheduler` (parallel.pmap); the answers do not depend on how they were computed."""
     from .parallel import pmap
 
     order = [m for m in sorted(ms, reverse=True) if any((m, n, variant) not in _ANSWERS for n in ns)]
-    for answers in pmap(_row, [(m, tuple(ns), variant) for m in order], jobs):
+    for answers in pmap(_row, [(m, tuple(ns), variant) for m in order], jobs, executor=executor, scheduler=scheduler):
         for a in answers:
             _ANSWERS.setdefault((a.m, a.n, a.variant), a)  # computed in a worker: keep it here too
     return [bounds(m, n, variant) for m in ms for n in ns]

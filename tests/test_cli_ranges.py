@@ -26,7 +26,7 @@ CHEAP = {
     ("rank", "m"): 64, ("rank", "max_matrix_m"): 8, ("upper", "m"): 7, ("upper", "n"): 4, ("transcript", "q"): 4,
     ("transcript", "s"): 4, ("evaluate", "m"): 3, ("evaluate", "n"): 3, ("table", "dpi"): 60, ("evaluate", "max_seconds"): 10**7,
     ("rank-one", "m"): 4, ("rank-one", "n"): 4, ("general-head", "m"): 3, ("general-head", "n"): 3, ("general-head", "rank"): 2,
-    ("general-head", "starts"): 2,
+    ("general-head", "starts"): 2, ("crossing", "m"): 5, ("crossing", "n"): 4, ("crossing", "time_limit"): 5,
 }
 # The whole range except where one answer takes many minutes by design (upper's LP search
 # at m > 12, witness searches beyond m = 64).

@@ -278,8 +278,7 @@ def witness_inputs():
 # attention supervision): the readout starts at U3's F(q, z) = <q, z> (U = V = I, THEORY §1,
 # §2 U3), the scores at random, and training runs first on sequences of random tokens, then
 # on the train set (a curriculum).  The others are alternatives and ablations.
-MAIN = "end to end, curriculum"
-SUPERVISED = "ablation: attention supervised"
+from .models import MAIN, MAIN_LABEL, SUPERVISED, softmax_label  # noqa: E402  (names shared with experiments_report)
 
 
 def softmax_recipes(steps: int, batch: int, ablation: bool = True) -> dict[str, models.Recipe]:
@@ -294,11 +293,6 @@ def softmax_recipes(steps: int, batch: int, ablation: bool = True) -> dict[str, 
     return out
 
 
-def softmax_label(recipe_name: str) -> str:
-    return f"dense softmax (trained: {recipe_name})"
-
-
-MAIN_LABEL = softmax_label(MAIN)
 
 
 @dataclass

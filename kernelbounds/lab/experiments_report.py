@@ -29,7 +29,7 @@ def _fmt(v) -> str:
 
 
 def _main_label() -> str:
-    from .experiments import MAIN_LABEL
+    from .models import MAIN_LABEL
 
     return MAIN_LABEL
 

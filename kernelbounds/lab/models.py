@@ -27,6 +27,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+MAIN = "end to end, curriculum"  # the main dense softmax recipe's name (kernelbounds.lab.experiments)
+SUPERVISED = "ablation: attention supervised"
+
+
+def softmax_label(recipe_name: str) -> str:
+    """The model label of a trained dense softmax row under a named recipe."""
+    return f"dense softmax (trained: {recipe_name})"
+
+
+MAIN_LABEL = softmax_label(MAIN)
+
+
 @dataclass
 class Examples:
     """One scored position per row: query bits Q (N, m), the sequence's bits K (N, n, m)."""
