@@ -167,6 +167,7 @@ class Upper:
     lower: int = field(repr=False, default=1)
     detail: str = field(repr=False, default="")
     rebuild: str | None = field(repr=False, default=None)
+    least_of_family: str | None = field(repr=False, default=None)
     _side: object = field(default=None, repr=False, compare=False)
 
     @property
@@ -193,7 +194,7 @@ def upper(m: int, n: int, nonnegative: bool = False) -> Upper:
 
     a = bounds(m, n)
     s = a.upper_nonnegative if nonnegative else a.upper
-    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s)
+    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s.least_of_family, s)
 
 
 @dataclass(frozen=True)
@@ -263,7 +264,9 @@ def _verdict(v) -> Verdict:
 
 def check(source, limits=None) -> Verdict:
     """Check a certificate with the independent checker: a path (str or Path), the file's
-    bytes, or a parsed document (dict, checked as its canonical JSON).
+    bytes, or a parsed document (dict, checked as its canonical JSON).  The check runs
+    under the runtime guard (a forked child limited to ``limits.time_limit`` CPU seconds
+    and ``limits.memory_limit`` added bytes, default 60 s and 2 GiB; a breach is code 3).
 
     >>> check(construct("tensor", 3, 3).to_certificate()).ok
     True

@@ -97,6 +97,16 @@ def main() -> None:
             add("limits", f"bomb-{name}", data, 3, "", f"work bomb ({name}): refused by the work estimate before any work")
 
     _level_family(add, edit)
+    guarded = []  # issue 20: the runtime guard, under smaller limits (MANIFEST "limits")
+    add("limits", "bomb-level-family-lcm-heights", hostile.level_family_lcm_bomb(), 3, "", "issue 20: 17 differences with distinct 600-digit denominators (short strings, but w(d) has the height of their lcm): refused by the work estimate")
+    certs = ROOT.parents[1] / "certificates"
+    for name, source, limit, attack in (
+        ("guard-time-limit", "construction-tensor-m64-n5.json", {"time_limit": 1}, "issue 20: a valid file within the estimate (about 2 s of CPU) checked under time_limit = 1: the runtime guard stops it at 1 s (RLIMIT_CPU)"),
+        ("guard-memory-limit", "rank-tensor-m12.json", {"memory_limit": 52428800}, "issue 20: a valid 4096 x 4096 minor checked under memory_limit = 50 MiB: the runtime guard (RLIMIT_AS) gives exit 3"),
+    ):
+        add("limits", name, json.loads((certs / source).read_text()), 3, "", attack)
+        guarded.append((f"limits/{name}.json", limit))
+    _minimality(add, edit)
 
     if ROOT.exists():
         shutil.rmtree(ROOT)
@@ -109,6 +119,8 @@ def main() -> None:
         else:
             write_atomic(path, canonical_json(doc))
         manifest[f"{folder}/{name}.json"] = {"attack": attack, "exit": code, "pointer": pointer}
+    for key, limit in guarded:
+        manifest[key]["limits"] = limit
     write_atomic(ROOT / "MANIFEST.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(manifest)} corpus files to {ROOT}")
 
@@ -136,6 +148,25 @@ def _level_family(add, edit) -> None:
     add("malformed", "level-family-version-1", edit(free, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind level-family in a file declaring version 1")
     add("malformed", "level-family-bad-basis", edit(free, lambda d: d.update(basis="power")), 2, "/basis", "an unknown feature basis")
     add("limits", "level-family-too-many-classes", edit(free, lambda d: d.update(m=4000)), 3, "", "m = 4000: the work estimate (C(m+n, n) level classes) is over work_budget")
+
+
+def _minimality(add, edit) -> None:
+    """Kind level-family-minimality (format v2, issue 22): n = 3, g >= 0, m <= 16, and its attacks."""
+    from kernelbounds.upperbounds import minimality
+
+    doc = minimality.certificate(3, True, 16)
+
+    def bump(d):
+        d["prefixes"][3]["refutation"][0]["y"] = str(int(d["prefixes"][3]["refutation"][0]["y"]) + 1)
+
+    add("correct", "minimality-nonnegative-n3-m16", doc, 0, "", "none: a valid certificate (reach table L(k), k = 0..3, chain bound 593 at m = 16)")
+    add("incorrect", "minimality-multiplier", edit(doc, bump), 1, "/prefixes/3/refutation", "one Motzkin multiplier changed: the combination is no longer >= 0")
+    add("incorrect", "minimality-reach-too-low", edit(doc, lambda d: d["prefixes"][2].update(reach=8)), 1, "/prefixes/2/refutation/2/class/0", "L(2) claimed 8: the refutation uses a class with p = 10 > 8 + 1")
+    add("incorrect", "minimality-bound", edit(doc, lambda d: d["claims"]["chain_bounds"][15].update(bound=594)), 1, "/claims/chain_bounds/15/bound", "the chain bound at m = 16 one too high")
+    add("incorrect", "minimality-chain-link", edit(doc, lambda d: d["claims"]["chain_bounds"][15].update(chain=[0, 1, 3, 16])), 1, "/claims/chain_bounds/15/chain/3", "a chain link j = 16 > L(3) + 1 = 15")
+    add("incorrect", "minimality-witness", edit(doc, lambda d: d["prefixes"][3]["witness"].__setitem__(0, "1000000000")), 1, "/prefixes/3/witness", "a witness that no longer solves at its reach")
+    add("malformed", "minimality-basis", edit(doc, lambda d: d.update(basis="subset")), 2, "/basis", "the subset basis (only the complement-basis affine family is covered)")
+    add("limits", "minimality-max-m", edit(doc, lambda d: d["claims"].update(max_m=5000)), 3, "", "max_m = 5000: the work estimate (the dynamic program, max_m^3 steps) is over work_budget")
 
 
 if __name__ == "__main__":

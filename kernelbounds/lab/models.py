@@ -27,6 +27,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+MAIN = "end to end, curriculum"  # the main dense softmax recipe's name (kernelbounds.lab.experiments)
+SUPERVISED = "ablation: attention supervised"
+
+
+def softmax_label(recipe_name: str) -> str:
+    """The model label of a trained dense softmax row under a named recipe."""
+    return f"dense softmax (trained: {recipe_name})"
+
+
+MAIN_LABEL = softmax_label(MAIN)
+
+
 @dataclass
 class Examples:
     """One scored position per row: query bits Q (N, m), the sequence's bits K (N, n, m)."""
@@ -39,13 +51,16 @@ class Examples:
 
 
 def bit_matrix(tokens, m: int) -> np.ndarray:
-    tokens = np.asarray(tokens, dtype=np.int64)
-    return ((tokens[:, None] >> np.arange(m)) & 1).astype(float)
+    """Row k holds the m bits of tokens[k] (bit i in column i); m > 62 goes through Python ints."""
+    if m <= 62:
+        tokens = np.asarray(tokens, dtype=np.int64)
+        return ((tokens[:, None] >> np.arange(m)) & 1).astype(float)
+    return np.array([[(int(z) >> i) & 1 for i in range(m)] for z in np.asarray(tokens, dtype=object).ravel()], dtype=float).reshape(-1, m)
 
 
 def examples(sequences: list[tuple[int, ...]], m: int, scored: str = "all") -> Examples:
     """Rows for every position (scored="all") or the first position (scored="first")."""
-    seqs = np.asarray(sequences, dtype=np.int64)
+    seqs = np.asarray(sequences, dtype=np.int64 if m <= 62 else object)
     n = seqs.shape[1]
     positions = range(n) if scored == "all" else [0]
     rows, qs, ids = [], [], []
@@ -73,10 +88,19 @@ class Recipe:
     readout_init: str = "random"  # "random" or "identity" (U = V = I)
     dv: int | None = None
     wd: float = 0.0  # decoupled weight decay on W_Q, W_K (AdamW)
+    score_init: str = "random"  # softmax: "random" or "negdef" (W_Q = -I + noise, W_K = I + noise: THEORY U3's direction)
+    tau0: float = 1.0  # softmax: initial temperature tau = exp(log_tau)
+    pretrain_steps: int = 0  # curriculum: steps on sequences of random tokens (every position scored) first ...
+    pretrain_lr: float = 0.02  # ... at this learning rate; then `steps` at `lr` on the train set
 
     def describe(self) -> str:
         wd = f", weight decay {self.wd} on W_Q, W_K" if self.wd else ""
-        return f"Adam lr {self.lr} (cosine), {self.steps} steps, batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{wd}"
+        start = "" if self.score_init == "random" else f", scores start at W_Q^T W_K ~ -I ({self.score_init})"
+        tau = f", temperature starts at {self.tau0:g}" if self.tau0 != 1.0 else ""
+        if self.pretrain_steps:
+            return (f"curriculum: {self.pretrain_steps} steps (Adam lr {self.pretrain_lr}, cosine) on sequences of random tokens, every position scored, "
+                    f"then {self.steps} steps (lr {self.lr}) on the train set mixed with them (about 8 of their rows per train row); batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{start}{tau}{wd}")
+        return f"Adam lr {self.lr} (cosine), {self.steps} steps, batch {self.batch}, attention loss x{self.att}, init std {self.init}, readout init {self.readout_init}{start}{tau}{wd}"
 
 
 @dataclass
@@ -101,7 +125,14 @@ def init(kind: str, m: int, r: int, recipe: Recipe, rng: np.random.Generator) ->
     if kind in KERNELS:
         p |= {"WQ": rng.normal(0, s, (r, m)), "bQ": np.zeros(r), "WK": rng.normal(0, s, (r, m)), "bK": np.zeros(r)}
     else:
-        p |= {"WQ": rng.normal(0, s, (r, m)), "WK": rng.normal(0, s, (r, m)), "log_tau": np.zeros(1)}
+        WQ, WK = rng.normal(0, s, (r, m)), rng.normal(0, s, (r, m))
+        if recipe.score_init == "negdef":  # W_Q^T W_K ~ -I: U3's score direction (THEORY §2 U3)
+            if r != m:
+                raise ValueError("a negative-definite start needs d = m")
+            WQ, WK = WQ - np.eye(m), WK + np.eye(m)
+        elif recipe.score_init != "random":
+            raise ValueError(f"unknown score_init {recipe.score_init!r}")
+        p |= {"WQ": WQ, "WK": WK, "log_tau": np.full(1, np.log(recipe.tau0))}
     return Model(kind, m, r, p)
 
 
@@ -193,10 +224,12 @@ def _rows(ex: Examples, idx: np.ndarray) -> Examples:
     return Examples(ex.Q[idx], ex.K[idx], ex.t[idx], ex.best[idx], ex.seq[idx])
 
 
-def train(kind: str, ex: Examples, m: int, r: int, seed: int, recipe: Recipe, progress=None) -> Model:
-    """Minibatch Adam with a cosine learning-rate schedule."""
+def train(kind: str, ex: Examples, m: int, r: int, seed: int, recipe: Recipe, progress=None, start: Model | None = None) -> Model:
+    """Minibatch Adam with a cosine learning-rate schedule (from `start` if given: a curriculum)."""
     rng = np.random.default_rng(seed)
     model = init(kind, m, r, recipe, rng)
+    if start is not None:
+        model.p = {k: v.copy() for k, v in start.p.items()}
     opt = Adam(model.p, recipe.lr)
     N = len(ex.t)
     for step in range(recipe.steps):
