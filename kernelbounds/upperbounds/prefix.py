@@ -293,6 +293,7 @@ def _visit(st: _State, prefix: tuple[int, ...], g: dict[int, float], reach: int,
         child = prefix + (j,)
         r, gj = lp_reach(child, st.n, st.nonnegative, _child_guess(g, j), j - 1, st.caps[j], st.stats)
         st.bar.update(1)
+        st.bar.set_postfix_str(f"best {st.best.rank:,} ({st.best.method}); prefix {list(child)} reach {r}")
         if r < j:
             continue
         if r >= m:
@@ -312,7 +313,6 @@ def _candidate(st: _State, support: tuple[int, ...], g: dict[int, float]) -> Non
     if found.rank < st.best.rank:
         st.best = found
         st.stats["found_at"] = st.nodes
-        st.bar.set_postfix_str(f"best {found.rank:,} support {list(found.support)}")
 
 
 def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = None, time_budget: float | None = None, progress: bool = False) -> extreme.Construction:
@@ -336,7 +336,6 @@ def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = No
     deadline = None if time_budget is None else start + time_budget
     with bar(None, f"prefix search m={m} n={n}{' g>=0' if nonnegative else ''}", unit="prefix") if progress else _no_bar() as b:
         st = _State(m, n, nonnegative, t, caps, incumbent, 0, max_nodes, deadline, stats, b)
-        b.set_postfix_str(f"best {incumbent.rank:,} (explicit chain)")
         _visit(st, (0,), {0: 1.0}, chain.reach_bound(0, n), 1)
     best = st.best
     best.stats = dict(best.stats, nodes=st.nodes, found_at=stats["found_at"], lps=stats["lps"], unresolved=stats["unresolved"], complete=not st.stopped, stopped=st.stopped, seconds=round(time.monotonic() - start, 3))
@@ -344,6 +343,8 @@ def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = No
 
 
 class _no_bar:
+    """The stand-in when progress=False (progress.bar draws nothing off a terminal either)."""
+
     def update(self, n: int = 1) -> None:
         pass
 
