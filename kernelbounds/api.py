@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from fractions import Fraction
 from pathlib import Path
@@ -52,105 +52,148 @@ def _certificate_of(result) -> dict:
     return result._certificate()
 
 
+def _side(side) -> dict:
+    return side.to_json()
+
+
 @dataclass(frozen=True)
 class Bound:
-    """A certified lower bound ``lower <= r*`` (THEORY §3 L4).
+    """What is known about r*(m, n): ``lower <= r* <= upper`` (any features), and
+    ``upper_nonnegative`` with nonnegative features; ``exact`` when lower == upper.  The
+    answer of the hub :func:`kernelbounds.bounds.bounds`, as `kernelbounds bound`.
 
-    min_product is the least chain product (R in THEORY L4, ``claims.min_product`` in
-    certificates); upper is 2^m (U2); gaps maps each gap, as a decimal string (as in
-    JSON), to its number of ordered pairs (None for linear codes)."""
+    ``sides`` gives each side's method, THEORY section and certificate.  When the lower
+    side is a code (THEORY L4) the code fields describe it: min_product is the least chain
+    product (R in L4), k the Hadamard power, gaps maps each gap (a decimal string, as in
+    JSON) to its number of ordered pairs; otherwise they are None."""
 
     m: int
     n: int
     variant: str
     lower: int
     upper: int
-    code: str
-    code_size: int
-    min_product: int
-    k: int
-    witness_inputs: int
+    upper_nonnegative: int
+    exact: bool
+    lower_method: str
+    upper_method: str
+    code: str | None = None
+    code_size: int | None = None
+    min_product: int | None = None
+    k: int | None = None
+    witness_inputs: int | None = None
     code_weight: int | None = field(default=None, repr=False)
     min_gap: int | None = field(default=None, repr=False)
     gaps: dict | None = field(default=None, repr=False)
-    form: str = field(default="", repr=False)
+    form: str | None = field(default=None, repr=False)
+    orbits: int | None = field(default=None, repr=False)
     johnson_bound: int | None = field(default=None, repr=False)
-    _certificate: object = field(default=None, repr=False, compare=False)
+    sides: dict = field(default_factory=dict, repr=False)
+    _lower_doc: object = field(default=None, repr=False, compare=False)
+    _answer: object = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
 
     def to_certificate(self) -> dict:
-        return _certificate_of(self)
+        """The certificate of the lower side (ValueError for the trivial r >= 1)."""
+        return self._lower_doc()
+
+    def upper_certificate(self, nonnegative: bool = False) -> dict:
+        """The certificate of the upper side (any features, or nonnegative features)."""
+        a = self._answer
+        return (a.upper_nonnegative if nonnegative else a.upper).certificate_document()
 
 
-def _bound_of(lb, certificate) -> Bound:
-    from .report import bound_summary
+CODE_FIELDS = ("code", "code_size", "min_product", "k", "witness_inputs", "code_weight", "min_gap", "gaps", "form", "orbits", "johnson_bound")
 
-    s = bound_summary(lb)
+
+def _bound_of(answer) -> Bound:
+    details = answer.lower.code or {}
     return Bound(
-        s["m"], s["n"], s["variant"], s["lower"], s["upper"], s["code"], s["code_size"], s["min_product"], s["k"], s["witness_inputs"],
-        s["code_weight"], s["min_gap"], s["gaps"], s["form"], s["johnson_bound"], certificate,
+        answer.m, answer.n, answer.variant, answer.lower.value, answer.upper.value, answer.upper_nonnegative.value, answer.exact,
+        answer.lower.method, answer.upper.method, **{f: details.get(f) for f in CODE_FIELDS},
+        sides={"lower": answer.lower.to_json(), "upper": answer.upper.to_json(), "upper_nonnegative": answer.upper_nonnegative.to_json()},
+        _lower_doc=answer.lower.certificate_document, _answer=answer,
     )
 
 
-@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
 def bound(m: int, n: int, variant: str = "position-independent") -> Bound:
-    """The best certified lower bound on the feature rank at (m, n), as `kernelbounds bound`.
+    """What is known about r*(m, n), both sides (as `kernelbounds bound`).
 
     >>> b = bound(24, 3)
-    >>> b.lower, b.upper, b.min_product
-    (23, 16777216, 3)
+    >>> b.lower, b.min_product, b.lower_method
+    (23, 3, 'codes')
+    >>> bound(12, 2).exact
+    True
     """
-    from .lowerbounds import assemble as lowerbound
+    from .bounds import bounds
 
-    lb = lowerbound.best(m, n, variant)
-    return _bound_of(lb, lambda: lowerbound.any_certificate(lb))
+    return _bound_of(bounds(m, n, variant))
 
 
 @lru_cache(maxsize=128)  # pure and deterministic; results are frozen
 def witness(m: int, n: int, target_rank: int, variant: str = "position-independent") -> Bound | None:
     """The smallest explicit witness family certifying r >= target_rank (as `kernelbounds
-    witness`); its certificate lists the inputs.  None if no candidate code reaches it."""
-    from .lowerbounds import assemble as lowerbound
+    witness`); its certificate lists the inputs.  None if no candidate code reaches it.
+    The other fields are the hub's answer at (m, n) except lower, code and its fields,
+    which describe this witness family."""
+    from .bounds import bounds
+    from .lowerbounds import assemble
 
-    lb = lowerbound.smallest_witness(m, n, target_rank, variant)
-    return None if lb is None else _bound_of(lb, lambda: lowerbound.certificate(lb, listed=True))
+    lb = assemble.smallest_witness(m, n, target_rank, variant)
+    if lb is None:
+        return None
+    b = _bound_of(bounds(m, n, variant))
+    details = assemble.summary(lb)
+
+    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS},
+                   _lower_doc=lambda: assemble.certificate(lb, listed=True))
 
 
 @dataclass(frozen=True)
 class Upper:
-    """A level-kernel construction of rank ``rank`` solving length n (THEORY U4)."""
+    """The best certified upper bound on r*(m, n) (any features, or nonnegative features
+    with ``nonnegative=True``), as `kernelbounds upper`: the hub's answer."""
 
     m: int
     n: int
-    rank: int
-    support: tuple[int, ...]
-    worst_error: Fraction
-    nonnegative_features: bool
-    eps: Fraction = field(repr=False)
-    _certificate: object = field(default=None, repr=False, compare=False)
+    upper: int
+    nonnegative: bool
+    method: str
+    theory: str
+    certificate: str | None
+    from_m: int | None
+    nonnegative_features: bool | None
+    lower: int = field(repr=False, default=1)
+    detail: str = field(repr=False, default="")
+    rebuild: str | None = field(repr=False, default=None)
+    _side: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def rank(self) -> int:
+        return self.upper
 
     def to_json(self) -> dict:
-        from .certificate import rational
-
-        return {"m": self.m, "n": self.n, "upper": self.rank, "support": list(self.support), "worst_error": rational(self.worst_error), "nonnegative_features": self.nonnegative_features, "eps": rational(self.eps)}
+        return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
 
     def to_certificate(self) -> dict:
-        return _certificate_of(self)
+        return self._side.certificate_document()
 
 
-@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
-def upper(m: int, n: int) -> Upper | None:
-    """A level kernel below 2^m solving every input of length n (as `kernelbounds upper`;
-    a heuristic search, every result verified exactly by level classes), or None."""
-    from . import upperbound
+def upper(m: int, n: int, nonnegative: bool = False) -> Upper:
+    """The best certified upper bound on r*(m, n) (as `kernelbounds upper`).
 
-    c = upperbound.search(m, n)
-    if c is None:
-        return None
-    err = upperbound.worst_error(c.h, c.m, c.n, c.eps)
-    return Upper(m, n, c.rank, tuple(sorted(c.g)), err, c.nonnegative_features, c.eps, lambda: upperbound.certificate(c))
+    >>> kb_upper = upper(12, 3)
+    >>> kb_upper.upper, kb_upper.method
+    (91, 'level family')
+    >>> upper(12, 3, nonnegative=True).upper
+    133
+    """
+    from .bounds import bounds
+
+    a = bounds(m, n)
+    s = a.upper_nonnegative if nonnegative else a.upper
+    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import exact, upperbound
-from .upperbounds import constructions
+import re
+
+from .upperbounds import constructions, levelfamily
 from .lowerbounds import assemble as lowerbound
 from . import kernelrank as rank
 from .lowerbounds import transcript
@@ -43,10 +44,18 @@ def _rank(name: str, m: int) -> Entry:
 
 def _upper(m: int, n: int, nonnegative: bool) -> Entry:
     """The least rank over the U4 level families (any signs, or nonnegative features)."""
-    return Entry(upperbound.family_filename(m, n, nonnegative), lambda: upperbound.family_certificate(m, n, nonnegative))
+    return Entry(levelfamily.filename(m, n, nonnegative), lambda: levelfamily.least_certificate(m, n, nonnegative))
 
 
 UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
+
+
+def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
+    """Issue 22 (THEORY U4'): the explicit chain (g >= 0) or the stored prefix-search answer
+    (any g), replayed through the exact extreme-class check (upperbounds/replay.py)."""
+    from .upperbounds import replay
+
+    return Entry(levelfamily.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
 
 
 def _rank_one_head(m: int, n: int) -> Entry:
@@ -70,11 +79,51 @@ def _general_head(m: int, n: int, r: int, path) -> Entry:
     return Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda: generalheads.certificate(generalheads.from_tables(json.loads(path.read_text()))))
 
 
+HEADS_DIR = Path(__file__).parent / "data" / "heads"  # explicit heads found by the U5 search, as tables
+RANK_ONE_NS = range(3, 9)
+RANK_ONE_MAX_M = 3  # rank-one heads certified for m = 1..3
+RANK_ONE_FAILS_M = 4  # the least m where rank one fails (Farkas), for every n in RANK_ONE_NS
+
+
+def general_heads() -> list[tuple[int, int, int, Path]]:
+    """(m, n, rank, path) of every stored general head (data/heads/mMM-nN-rR.json), sorted."""
+    out = []
+    for path in HEADS_DIR.glob("m*-n*-r*.json"):
+        found = re.fullmatch(r"m(\d+)-n(\d+)-r(\d+)\.json", path.name)
+        if found:
+            m, n, r = map(int, found.groups())
+            out.append((m, n, r, path))
+    return sorted(out)
+
+
 def _exact_small() -> list[Entry]:
     """THEORY U5: r* = 1 for m <= 3, >= 2 from m = 4 (n = 3..8), and general heads."""
-    out = [_rank_one_head(m, n) for n in exact.RANK_ONE_NS for m in range(1, exact.RANK_ONE_MAX_M + 1)]
-    out += [_rank_one_farkas(exact.RANK_ONE_FAILS_M, n) for n in exact.RANK_ONE_NS]
-    return out + [_general_head(*h) for h in exact.general_heads()]
+    out = [_rank_one_head(m, n) for n in RANK_ONE_NS for m in range(1, RANK_ONE_MAX_M + 1)]
+    out += [_rank_one_farkas(RANK_ONE_FAILS_M, n) for n in RANK_ONE_NS]
+    return out + [_general_head(*h) for h in general_heads()]
+
+
+def _orthant(m: int, n: int, variant: str = "position-independent") -> Entry:
+    """THEORY L7: r >= floor(m/2) (kind orthant, rule disjoint-pairs)."""
+    from .lowerbounds import signrank
+
+    return Entry(f"orthant-{variant}-m{m:02d}-n{n}.json", lambda: signrank.orthant(m, n, variant).certificate())
+
+
+def _crossing(m: int, n: int, variant: str = "position-independent") -> Entry:
+    """THEORY U6: rank 2 refuted by single crossing (kind crossing), r >= 3."""
+    from .lowerbounds import crossing
+
+    return Entry(f"crossing-{variant}-m{m:02d}-n{n}.json", lambda: crossing.refute(m, n, variant).certificate())
+
+
+def _sign_rank() -> list[Entry]:
+    """Issue 23: L7 at m = 5..16 (n = 3; position-dependent and causal at a few m) and U6 at m = 5."""
+    out = [_orthant(m, 3) for m in range(5, 17)]
+    out += [_orthant(m, 3, "position-dependent") for m in (8, 10, 12)] + [_orthant(12, 3, "causal")]
+    out += [_crossing(5, n) for n in range(3, 9)]
+    out += [_crossing(5, n, v) for n in (3, 4) for v in ("position-dependent", "causal")]
+    return out
 
 
 def entries() -> list[Entry]:
@@ -93,7 +142,11 @@ def entries() -> list[Entry]:
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
     out += _exact_small()
+    out += _sign_rank()
     out.append(_construction("tensor", 64, 5))  # n = 6 (131M classes, ~25 s) is over the default work estimate
+    from .upperbounds.replay import CELLS
+
+    out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
     return out
 
 

@@ -1,124 +1,56 @@
-"""Tables and plots of lower <= r* <= upper over (m, n) (floats appear only here)."""
+"""Tables and plots of lower <= r* <= upper over (m, n), from the hub (floats only here).
+
+Every number comes from :func:`kernelbounds.bounds.bounds`; this module only lays the
+answers out (markdown, CSV, JSON Lines, plots) and renders the docs tables
+(`kernelbounds table --docs`, tested to be current by tests/test_bounds.py)."""
 
 from __future__ import annotations
 
-import math
+import re
 import sys
 from dataclasses import asdict, dataclass
 
-from . import exact
-from .lowerbounds import assemble as lowerbound
 from .certificate import replacing
-from .parallel import default_jobs, pmap
-from .lowerbounds.codes.bounds import johnson
 
 
 @dataclass(frozen=True)
 class Row:
+    """One cell of the table: the hub's answer at (m, n)."""
+
     m: int
     n: int
     lower: int
-    upper: int  # the best certified upper bound with any features (upperbound.best_known)
-    upper_nonnegative: int  # the best certified upper bound with nonnegative features
-    code: str
-    code_size: int
-    min_product: int
-    k: int
-    johnson: int | None
+    upper: int  # any features
+    upper_nonnegative: int
+    exact: bool
+    lower_method: str
+    upper_method: str
+    upper_nonnegative_method: str
+    lower_certificate: str | None
+    upper_certificate: str | None
+    upper_nonnegative_certificate: str | None
 
 
-def bound_summary(lb) -> dict:
-    """The JSON report of `kernelbounds bound`."""
-    info = lowerbound.describe(lb)
-    w, g = info["weight"], info["min_gap"]
-    return {
-        "m": lb.m,
-        "n": lb.n,
-        "variant": lb.variant,
-        "lower": lb.bound,
-        "upper": 2**lb.m,
-        "code": info["code"],
-        "code_size": info["size"],
-        "code_weight": w,
-        "min_gap": g,
-        "gaps": None if info["gaps"] is None else {str(k): v for k, v in sorted(info["gaps"].items())},
-        "form": info["form"],
-        "orbits": info["orbits"],
-        "johnson_bound": johnson(lb.m, g, w) if w is not None and g is not None else None,
-        "min_product": lb.min_product,
-        "k": lb.k,
-        "witness_inputs": lowerbound.any_witness_count(lb),
-    }
+def row_of(a) -> Row:
+    def src(side):
+        return side.certificate if side.certificate else None
+
+    return Row(a.m, a.n, a.lower.value, a.upper.value, a.upper_nonnegative.value, a.exact, _method(a.lower, a.m), _method(a.upper, a.m),
+               _method(a.upper_nonnegative, a.m), src(a.lower), src(a.upper), src(a.upper_nonnegative))
 
 
-TRIVIAL = "trivial"  # the code column when no code with gaps >= 2 fits in m bits: lower = 1
+def _method(side, m: int) -> str:
+    return side.method + (f" (from m = {side.from_m})" if side.from_m not in (None, m) else "")
 
 
-def _lower_rows(m: int, ns: tuple[int, ...], variant: str) -> list[tuple]:
-    """(n, lower, code, N, min P, k, Johnson) for one m: the certified rank-one heads of
-    THEORY U5 where they exist, else lowerbound.best (the trivial r >= 1 where no code fits)."""
-    out = []
-    for n in ns:
-        small = exact.known(m, n) if variant == "position-independent" else None
-        if small and m <= exact.RANK_ONE_MAX_M:  # certified rank-one heads; no code needed
-            out.append((n, small[0], "rank-one head", 0, 0, 0, None))
-            continue
-        lb = lowerbound.best(m, n, variant)
-        if lb.size == 0:
-            out.append((n, 1, TRIVIAL, 0, 0, 0, None))
-            continue
-        info = lowerbound.describe(lb)
-        w, g = info["weight"], info["min_gap"]
-        out.append((n, lb.bound, info["code"], info["size"], lb.min_product, lb.k, johnson(m, g, w) if w and g else None))
-    return out
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None) -> list[Row]:
+    """One row per (m, n), m-major: the hub's answers (kernelbounds.bounds.table)."""
+    from .bounds import table as hub_table
+
+    return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor)]
 
 
-def _heavy_first(ms: range) -> list[int]:
-    """Large m first (their linear codes take longest), so two workers finish together."""
-    return sorted(ms, reverse=True)
-
-
-def table(ms: range, ns: range, variant: str = "position-independent", upper_max_m: int = 0, jobs: int | None = 1) -> list[Row]:
-    """One row per (m, n).  The lower column is closed under restriction: a code for m'
-    < m, padded with zero coordinates, certifies the same bound at m (THEORY §2: r* is
-    nondecreasing in m), so a row shows the best over m' <= m in the range, its code
-    marked "(from m = m')".  Upper columns: upperbound.best_known (committed level-family
-    certificates and their restriction closure) and the small-m certificates of U5.
-    The m values run in `jobs` processes (None: all cores); the rows do not depend on it."""
-    from .progress import bar
-    from .upperbound import best_known
-
-    order = _heavy_first(ms)
-    found: dict[int, list[tuple]] = {}
-    if min(jobs or default_jobs(), len(order)) > 1:
-        found = dict(zip(order, pmap(_lower_rows_star, [(m, tuple(ns), variant) for m in order], jobs)))
-    else:
-        with bar(len(order), "table", "m") as progress:
-            for m in order:
-                found[m] = _lower_rows(m, tuple(ns), variant)
-                progress.update(1)
-    rows, best_so_far = [], {}
-    for m in ms:
-        for n, lower, code, size, min_p, k, john in found[m]:
-            prev = best_so_far.get(n)
-            if prev is not None and prev[1] > lower:  # the restriction closure
-                lower, code, size, min_p, k, john = prev[1], f"{prev[2]} (from m = {prev[0]})", prev[3], prev[4], prev[5], None
-            else:
-                best_so_far[n] = (m, lower, code, size, min_p, k)
-            upper, upper_nonneg = best_known(m, n, search_max_m=upper_max_m)
-            if variant == "position-independent":  # small-m certificates: Farkas (rank one), explicit heads
-                lower, upper = exact.combine(m, n, lower, upper)
-            if code == "rank-one head":  # phi = 1 and psi >= 0: nonnegative features
-                upper_nonneg = min(upper_nonneg, upper)
-            rows.append(Row(m, n, lower, upper, upper_nonneg, code, size, min_p, k, john))
-    return rows
-
-
-def _lower_rows_star(args) -> list[tuple]:
-    return _lower_rows(*args)
-
-
-COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "code", "code_size", "min_product", "k", "johnson")
+COLUMNS = tuple(Row.__dataclass_fields__)
 
 
 def row_dict(r: Row) -> dict:
@@ -127,21 +59,29 @@ def row_dict(r: Row) -> dict:
     return {c: d[c] for c in COLUMNS}
 
 
+def ratio(r: Row) -> str:
+    """'exact', or upper/lower as a power of two (a float: a report only)."""
+    import math
+
+    if r.exact:
+        return "exact"
+    return f"2^{math.log2(r.upper / r.lower):.1f}" if r.upper / r.lower >= 16 else f"{r.upper / r.lower:.2f}"
+
+
 def markdown(rows: list[Row]) -> str:
     head = (
-        "| m | n | lower | upper (any features) | upper_nonnegative (nonnegative features) | code | code_size | min_product | k | johnson |\n"
-        "|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+        "| m | n | lower | upper (any features) | upper (nonnegative features) | exact or upper/lower | lower by | upper by |\n"
+        "|---:|---:|---:|---:|---:|---|---|---|\n"
     )
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} | {r.upper}{' (exact)' if r.lower == r.upper else ''} | {r.upper_nonnegative} | {r.code} | {r.code_size} | {r.min_product} | {r.k} | "
-        f"{r.johnson if r.johnson is not None else '-'} |\n"
+        f"| {r.m} | {r.n} | {r.lower} | {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} | {ratio(r)} | {r.lower_method} | {r.upper_method}"
+        f"{'' if r.upper_nonnegative_method == r.upper_method else ' / ' + r.upper_nonnegative_method} |\n"
         for r in rows
     )
 
 
 def csv(rows: list[Row]) -> str:
-    """RFC 4180 CSV through the csv module (code names may contain commas); empty cell
-    for no value."""
+    """RFC 4180 CSV through the csv module; empty cell for no value."""
     import csv as csvlib
     import io
 
@@ -218,3 +158,37 @@ def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
         return
     with replacing(path) as tmp:
         fig.savefig(tmp, dpi=dpi, format=fmt)
+
+
+# ---------------------------------------------------------------- generated docs tables
+
+DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m \d+\.\.\d+ --n \d+\.\.\d+(?: --variant [a-z-]+)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)
+
+
+def _spec(text: str) -> tuple[range, range, str]:
+    parts = text.split()
+    args = dict(zip(parts[::2], parts[1::2]))
+    a, b = map(int, args["--m"].split(".."))
+    c, d = map(int, args["--n"].split(".."))
+    return range(a, b + 1), range(c, d + 1), args.get("--variant", "position-independent")
+
+
+def render_docs(text: str, jobs: int | None = 1) -> str:
+    """The text with every generated table (between a `<!-- kernelbounds table --m A..B
+    --n C..D -->` line and `<!-- end of generated table -->`) rendered anew from the hub."""
+
+    def one(match: re.Match) -> str:
+        ms, ns, variant = _spec(match.group(2))
+        rows = table(ms, ns, variant, jobs=jobs)
+        return match.group(1) + markdown(rows) + match.group(4)
+
+    return DOCS_MARK.sub(one, text)
+
+
+def docs_files(root) -> list:
+    """The docs/ files (and README.md) that carry generated tables."""
+    from pathlib import Path
+
+    root = Path(root)
+    files = sorted((root / "docs").glob("*.md")) + [root / "README.md"]
+    return [f for f in files if f.is_file() and DOCS_MARK.search(f.read_text(encoding="utf-8"))]

@@ -129,7 +129,7 @@ def test_unwritable_outputs_give_one_line(args, tmp_path):
 @pytest.mark.parametrize(
     "args",
     [
-        ["bound", "--m", "12", "--n", "2"],
+        ["bound", "--m", "12", "--n", "0"],
         ["table", "--m", "9..4"],
         ["rank", "--kernel", "level", "--m", "3"],
         ["rank", "--kernel", "level", "--m", "3", "--h", "1,2"],
@@ -156,7 +156,7 @@ def test_bound_json_keys_and_witness(tmp_path):
 def test_table_rows_do_not_depend_on_the_number_of_jobs():
     from kernelbounds import report
 
-    one = report.table(range(4, 9), range(3, 5), upper_max_m=6, jobs=1)
-    assert one == report.table(range(4, 9), range(3, 5), upper_max_m=6, jobs=2)
+    one = report.table(range(4, 9), range(3, 5), jobs=1)
+    assert one == report.table(range(4, 9), range(3, 5), jobs=2)
     assert [(r.m, r.n) for r in one] == [(m, n) for m in range(4, 9) for n in (3, 4)]
     assert all(r.lower <= r.upper <= 2**r.m for r in one) and any(r.upper < 2**r.m for r in one)

@@ -193,17 +193,17 @@ def test_search_finds_a_rank_two_head_at_m4_n3():
     assert verdict(generalheads.certificate(res.head)).code == 0
 
 
-def test_known_small_values_and_the_table_hook():
-    from kernelbounds import exact, report
+def test_known_small_values_through_the_hub():
+    """THEORY U5: r* = 1 for m <= 3 and r* = 2 at m = 4 (n = 3..8), exact in the hub."""
+    from kernelbounds import bounds, report
 
     for n in range(3, 9):
-        assert exact.known(3, n) == (1, 1)
-        assert exact.known(4, n)[0] == 2
-    assert exact.known(4, 3) == (2, 2)
+        assert (bounds.bounds(3, n).lower.value, bounds.bounds(3, n).upper.value) == (1, 1)
+        a = bounds.bounds(4, n)
+        assert a.lower.value == 2 and a.exact
     for m in range(4, 9):
-        lo, up = exact.known(m, 3)
-        assert lo == 2 and up is not None and up >= lo
-    assert exact.known(4, 9) is None
+        a = bounds.bounds(m, 3)
+        assert a.lower.value >= 2 and a.upper.value >= a.lower.value
     rows = {(r.m, r.n): r for r in report.table(range(3, 5), range(3, 4))}
     assert (rows[(3, 3)].lower, rows[(3, 3)].upper) == (1, 1)
     assert (rows[(4, 3)].lower, rows[(4, 3)].upper) == (2, 2)
@@ -214,10 +214,10 @@ def test_stored_heads_match_their_committed_certificates():
     import json
     from pathlib import Path
 
-    from kernelbounds import exact
+    from kernelbounds import catalog
 
     root = Path(__file__).resolve().parents[1] / "certificates"
-    for m, n, r, _ in exact.general_heads():
+    for m, n, r, _ in catalog.general_heads():
         doc = json.loads((root / f"explicit-head-m{m:02d}-n{n}-r{r}.json").read_text())
         assert (doc["m"], doc["n"], doc["claims"]["feature_rank"]) == (m, n, r)
 

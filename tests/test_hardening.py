@@ -223,13 +223,20 @@ def _features_rank_doc():
             "upper": {"rule": "exact"}, "lower": {"prime": 1000003, "rows": toks[:3], "cols": toks[:3]}, "claims": {"rank": 3}}
 
 
+def _orthant_listed():
+    from kernelbounds.lowerbounds import signrank
+
+    return signrank.orthant(6, 3).certificate(listed=True)
+
+
 def _field_docs():
     from kernelbounds.lab.fuzz import seeds
 
-    from kernelbounds import upperbound
+    from helpers import level_expansion_doc
 
-    level_expansion = upperbound.certificate(upperbound.search(4, 3))  # the v1 level-expansion kernel
+    level_expansion = level_expansion_doc(4, 3)  # the v1 level-expansion kernel
     docs = seeds() + [level_expansion, _features_rank_doc(), load("explicit-rank1-m02-n3.json"), load("rank-one-infeasible-m04-n3.json")]
+    docs += [load("orthant-position-independent-m06-n3.json"), load("crossing-position-independent-m05-n3.json"), _orthant_listed()]
     named = json.loads(json.dumps(docs[8]))
     named["kernel"]["name"] = "a label"
     return docs + [named]

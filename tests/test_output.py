@@ -12,7 +12,7 @@ from kernelbounds import progress, report
 from kernelbounds.report import Row
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS = [Row(m, n, max(1, m // 3), 2**m if m > 5 else 2 ** (m - 1), 2**m, "c", 2, 1, 1, None) for m in range(4, 9) for n in (3, 4)]
+ROWS = [Row(m, n, max(1, m // 3), 2**m if m > 5 else 2 ** (m - 1), 2**m, False, "codes", "U2 tensor", "U2 tensor", None, None, None) for m in range(4, 9) for n in (3, 4)]
 
 
 def run(*args, stdin=None):

@@ -1,26 +1,28 @@
-"""`kernelbounds bound` and `kernelbounds witness`: certified lower bounds (THEORY §3)."""
+"""`kernelbounds bound` and `kernelbounds witness`: what is known about r*(m, n), both sides
+(the hub, kernelbounds.bounds), and explicit witness families (THEORY §3)."""
 
 from __future__ import annotations
 
 import sys
 
-from ..lowerbounds.assemble import any_certificate, best, certificate, smallest_witness, witness_count
-from ..report import bound_summary
+from ..bounds import MAX_M
 from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "bound",
-        help="the best certified lower bound on the feature rank for m and n",
-        description="Search the candidate codes and linear-code weight classes for the best certified lower bound lower <= r* <= 2^m (THEORY §3, L4-L6) and optionally write its lower-bound certificate.",
-        epilog="exit codes: 0 success, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds bound --m 24 --n 3 --json -o lb.json",
+        help="what is known about r*(m, n): lower <= r* <= upper, with the certificate of each side",
+        description="The best certified lower bound and upper bounds (any features, nonnegative features) on r*(m, n), the least feature rank of a nonnegative-kernel head solving Min-IP of length n on m-bit tokens, with the method, THEORY section and certificate of each side, and whether they meet (exact). The same answer as kb.bound, `upper`, `table` and the docs tables (kernelbounds.bounds).",
+        epilog="exit codes: 0 success, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds bound --m 24 --n 3 --json -o lb.json --upper-output ub.json",
     )
-    p.add_argument("--m", type=positive("--m", 2, 256), required=True, help="token bits, 2..256")
-    p.add_argument("--n", type=positive("--n", 3, 64), required=True, help="input length, 3..64")
+    p.add_argument("--m", type=positive("--m", 1, MAX_M), required=True, help=f"token bits, 1..{MAX_M} (upper bounds below 2^m up to m = 64)")
+    p.add_argument("--n", type=positive("--n", 1, 64), required=True, help="input length, 1..64")
     p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="the head class (THEORY L5; default position-independent)")
-    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, lower, upper, code, min_product, k, witness_inputs, ...)")
-    p.add_argument("-o", "--output", help="write the lower-bound certificate here")
+    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, variant, lower, upper, upper_nonnegative, exact, lower_method, upper_method, sides, and the code fields when the lower side is a code)")
+    p.add_argument("-o", "--output", help="write the certificate of the lower side here")
+    p.add_argument("--upper-output", metavar="FILE", help="write the certificate of the upper side (any features) here")
+    p.add_argument("--upper-nonnegative-output", metavar="FILE", help="write the certificate of the nonnegative-features upper side here")
     p.set_defaults(func=run_bound)
 
     p = sub.add_parser(
@@ -38,45 +40,71 @@ def register(sub) -> None:
     p.set_defaults(func=run_witness)
 
 
+def _side_line(name: str, side: dict) -> str:
+    where = f"certificate {side['certificate']}" if side["certificate"] else (f"rebuild: {side['rebuild']}" if side["rebuild"] else "no certificate needed")
+    note = f"; {side['detail']}" if side["detail"] else ""
+    return f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}"
+
+
+def _write_side(doc_of, out: str, what: str) -> None:
+    try:
+        doc = doc_of()
+    except ValueError as exc:
+        raise UserError(f"{what}: {exc}") from None
+    write_doc(doc, out)
+
+
 def run_bound(args) -> int:
+    from .. import api
+
     one_stdout(args)
-    lb = best(args.m, args.n, args.variant)
-    summary = bound_summary(lb)
+    if "-" in (args.upper_output, args.upper_nonnegative_output):
+        raise UserError("write the upper certificates to files (only -o may be '-')")
+    b = api.bound(args.m, args.n, args.variant)
     if args.output:
-        if lb.size == 0:
-            raise UserError(f"m = {args.m}: no code with two words at gap >= 2 fits, so only the trivial bound r >= 1 holds; there is no certificate to write")
-        write_doc(any_certificate(lb), args.output)
+        _write_side(b.to_certificate, args.output, "the lower side")
+    if args.upper_output:
+        _write_side(b.upper_certificate, args.upper_output, "the upper side")
+    if args.upper_nonnegative_output:
+        _write_side(lambda: b.upper_certificate(nonnegative=True), args.upper_nonnegative_output, "the nonnegative upper side")
     if args.json:
-        emit_json(summary)
+        emit_json(b.to_json())
         return 0
-    s = summary
-    print(f"m = {s['m']}, n = {s['n']} ({s['variant']}): {s['lower']} <= r* <= {s['upper']} (= 2^{s['m']})")
-    if lb.size == 0:
-        print(f"  {s['form']}: no code with two words at gap >= 2 fits in {s['m']} bits, so only the trivial r >= 1 (any head solving one input has a nonzero kernel)")
+    if args.output == "-":
         return 0
-    gaps = "" if s["gaps"] is None else f", gaps {s['gaps']}"
-    orbits = "" if s["orbits"] is None else f", {s['orbits']} orbits"
-    print(f"  code {s['code']}: N = {s['code_size']} words, weight {s['code_weight']}, min gap {s['min_gap']}{gaps}; {s['form']} form{orbits}")
-    if s["johnson_bound"] is not None:
-        print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {s['johnson_bound']}")
-    print(f"  least chain product min_product = {s['min_product']}, Hadamard power k = {s['k']}, witness family {s['witness_inputs']} inputs")
-    if args.output:
-        print(f"  certificate: {args.output}")
+    exact = "  (exact)" if b.exact else ""
+    print(f"m = {b.m}, n = {b.n} ({b.variant}): {b.lower} <= r* <= {b.upper}{exact}")
+    print(_side_line("lower", b.sides["lower"]))
+    print(_side_line("upper", b.sides["upper"]))
+    if b.upper_nonnegative != b.upper or b.sides["upper_nonnegative"]["method"] != b.sides["upper"]["method"]:
+        print(_side_line("upper, nonnegative features", b.sides["upper_nonnegative"]))
+    if b.code is not None:
+        gaps = "" if b.gaps is None else f", gaps {b.gaps}"
+        orbits = "" if b.orbits is None else f", {b.orbits} orbits"
+        print(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
+        if b.johnson_bound is not None:
+            print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
+        print(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")
+    for flag, out in (("-o", args.output), ("--upper-output", args.upper_output), ("--upper-nonnegative-output", args.upper_nonnegative_output)):
+        if out:
+            print(f"  certificate ({flag}): {out}")
     return 0
 
 
 def run_witness(args) -> int:
+    from .. import api
+
     one_stdout(args)
-    lb = smallest_witness(args.m, args.n, args.target_rank, args.variant)
-    if lb is None:
+    w = api.witness(args.m, args.n, args.target_rank, args.variant)
+    if w is None:
         print(f"kernelbounds: no candidate code certifies r >= {args.target_rank} at m = {args.m}, n = {args.n}", file=sys.stderr)
         return 1
-    write_doc(certificate(lb, listed=True), args.output)
+    write_doc(w.to_certificate(), args.output)
     if getattr(args, "json", False):
         if args.output != "-":
-            emit_json(bound_summary(lb) | {"target_rank": args.target_rank, "output": args.output})
+            emit_json(w.to_json() | {"target_rank": args.target_rank, "output": args.output})
         return 0
     if args.output == "-":
         return 0
-    print(f"r >= {lb.bound} (target {args.target_rank}) from {lb.code.name}: N = {lb.code.size}, {witness_count(lb)} explicit witness inputs -> {args.output}")
+    print(f"r >= {w.lower} (target {args.target_rank}) from {w.code}: N = {w.code_size}, {w.witness_inputs} explicit witness inputs -> {args.output}")
     return 0

@@ -5,11 +5,11 @@ from __future__ import annotations
 from .. import report
 from ._common import VARIANTS, UserError, emit_json, jobs_option, positive, span
 
-HELP = """Print lower <= r* <= upper for every m and n in the ranges (THEORY §2, §3): the best
-certified lower bound (code, least chain product min_product, Hadamard power k), 2^m
-(U2, nonnegative features) and, up to --upper-max-m, level-kernel upper bounds (U4).
-Columns are documented in docs/api.md ("One name per quantity"); m <= 3 has no code
-with gaps >= 2 and gets the trivial bound 1 (code "trivial")."""
+HELP = """Print lower <= r* <= upper for every m and n in the ranges: the hub's answer
+(kernelbounds.bounds, the same as `bound`, `upper` and the API): the best certified lower
+bound, the best certified upper bounds with any and with nonnegative features, whether they
+meet (exact), and the method and committed certificate of each side. Columns are documented
+in docs/api.md ("One name per quantity")."""
 
 EPILOG = """exit codes: 0 success, 2 usage error or unwritable plot, 3 resource limit, 4 internal error.
 example: kernelbounds table --m 4..24 --n 3..5 --format csv --plot bounds.svg --dpi 200"""
@@ -17,14 +17,13 @@ example: kernelbounds table --m 4..24 --n 3..5 --format csv --plot bounds.svg --
 
 def register(sub) -> None:
     p = sub.add_parser("table", help="lower <= r* <= upper for ranges of m and n, as markdown, CSV or JSON Lines, with a plot", description=HELP, epilog=EPILOG)
-    p.add_argument("--m", type=span("--m", 2, 256), default=range(4, 65), help="A..B with 2 <= A <= B <= 256 (default 4..64)")
-    p.add_argument("--n", type=span("--n", 3, 64), default=range(3, 9), help="A..B with 3 <= A <= B <= 64 (default 3..8)")
+    p.add_argument("--m", type=span("--m", 1, 256), default=range(2, 65), help="A..B with 1 <= A <= B <= 256 (default 2..64)")
+    p.add_argument("--n", type=span("--n", 1, 64), default=range(1, 9), help="A..B with 1 <= A <= B <= 64 (default 1..8)")
     p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="default position-independent")
     p.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown", help="markdown (default), csv, or json (JSON Lines, one row per line)")
     p.add_argument("--json", action="store_true", help="the same as --format json (integers >= 2^53 as decimal strings)")
     p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
     p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
-    p.add_argument("--upper-max-m", type=positive("--upper-max-m", 0, 32), default=0, help="also search the U4 level families, where no certificate is committed, up to this m (0..32; default 0: committed certificates and their restriction closure, else 2^m)")
     jobs_option(p)
     p.set_defaults(func=run)
 
@@ -43,7 +42,7 @@ def run(args) -> int:
             report.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    rows = report.table(args.m, args.n, args.variant, upper_max_m=args.upper_max_m, jobs=args.jobs)
+    rows = report.table(args.m, args.n, args.variant, jobs=args.jobs)
     if fmt == "json":
         for r in rows:
             emit_json(report.row_dict(r) | {"variant": args.variant})

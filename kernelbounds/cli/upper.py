@@ -1,4 +1,5 @@
-"""`kernelbounds upper`: the least rank of each U4 level family at a fixed length (THEORY §2 U4)."""
+"""`kernelbounds upper`: the best certified upper bound on r*(m, n) (the hub), and with
+--search a fresh search of the U4 level families at a fixed length (THEORY §2 U4)."""
 
 from __future__ import annotations
 
@@ -15,23 +16,56 @@ MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support 
 def register(sub) -> None:
     p = sub.add_parser(
         "upper",
-        help="the least-rank level construction of each U4 family (basis x readout x signs) at a fixed length n",
-        description="Search the U4 level families (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; prints the least rank found per family and writes the best as a level-family certificate (format v2).",
-        epilog="exit codes: 0 success, 1 no level family solves (m, n), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds upper --m 12 --n 3 --nonnegative -o u.json",
+        help="the best certified upper bound on r*(m, n) (any or nonnegative features); --search: search the U4 level families",
+        description="Print the best certified upper bound on r*(m, n) with any features and with nonnegative features, as `bound` and kb.upper give it (kernelbounds.bounds), and write its certificate. With --search, search the U4 level families now (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; print the least rank found per family and write the best as a level-family certificate (format v2).",
+        epilog="exit codes: 0 success, 1 (--search) no level family solves (m, n), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds upper --m 12 --n 3 --nonnegative -o u.json\nexample: kernelbounds upper --m 12 --n 3 --search --prove-minimal --json",
     )
-    p.add_argument("--m", type=positive("--m", 1, 32), required=True, help="token bits, 1..32 (C(m+n, n) <= 20,000 level classes)")
-    p.add_argument("--n", type=positive("--n", 2, 8), required=True, help="input length, 2..8")
-    p.add_argument("--basis", choices=["subset", "complement", "best"], default="best", help="feature basis (default: the better of both)")
-    p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="readout: F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")
-    p.add_argument("--nonnegative", action="store_true", help="only families with every g_j >= 0 (nonnegative features in the complement basis)")
-    p.add_argument("--prove-minimal", action="store_true", help="add exact Motzkin multipliers refuting every maximal cheaper support")
-    add_json(p, "m, n, rank, basis, readout, support, value_dim, nonnegative_features, minimal_in_family, families")
-    p.add_argument("-o", "--output", help="write the level-family certificate (format v2) here")
+    p.add_argument("--m", type=positive("--m", 1, 64), required=True, help="token bits, 1..64 (--search: C(m+n, n) <= 20,000 level classes)")
+    p.add_argument("--n", type=positive("--n", 1, 64), required=True, help="input length, 1..64 (--search: 2..8)")
+    p.add_argument("--search", action="store_true", help="search the U4 level families now instead of answering from the certified results")
+    p.add_argument("--basis", choices=["subset", "complement", "best"], default="best", help="--search: feature basis (default: the better of both)")
+    p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="--search: readout F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")
+    p.add_argument("--nonnegative", action="store_true", help="nonnegative features only (the upper_nonnegative column; --search: families with every g_j >= 0)")
+    p.add_argument("--prove-minimal", action="store_true", help="--search: add exact Motzkin multipliers refuting every maximal cheaper support")
+    add_json(p, "the answer (m, n, upper, nonnegative, method, theory, certificate, from_m, ...) or, with --search, m, n, rank, basis, readout, support, value_dim, nonnegative_features, minimal_in_family, families")
+    p.add_argument("-o", "--output", help="write the certificate here (the answer's, or with --search the best family's)")
     p.set_defaults(func=run)
 
 
 def _lower(m: int, n: int) -> int:
-    return lowerbound.best(m, n).bound if n >= 3 and m >= 4 else 1
+    from ..bounds import lower
+
+    return lower(m, n).value
+
+
+def run(args) -> int:
+    if args.search:
+        return run_search(args)
+    one_stdout(args)
+    if args.basis != "best" or args.readout != "best" or args.prove_minimal:
+        raise UserError("--basis, --readout and --prove-minimal choose what --search searches: give --search too")
+    from .. import api
+
+    u = api.upper(args.m, args.n, nonnegative=args.nonnegative)
+    if args.output:
+        try:
+            write_doc(u.to_certificate(), args.output)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    if args.json:
+        emit_json(u.to_json())
+        return 0
+    if args.output == "-":
+        return 0
+    b = api.bound(args.m, args.n)
+    print(f"m = {args.m}, n = {args.n}: {b.lower} <= r* <= {b.upper}{'  (exact)' if b.exact else ''}  (2^m = {2**args.m})")
+    for name, side in (("any features", b.sides["upper"]), ("nonnegative features", b.sides["upper_nonnegative"])):
+        where = f"certificate {side['certificate']}" if side["certificate"] else f"rebuild: {side['rebuild']}"
+        note = f"; {side['detail']}" if side["detail"] else ""
+        print(f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}")
+    if args.output:
+        print(f"certificate: {args.output}")
+    return 0
 
 
 def _value_dim(found) -> int:
@@ -49,9 +83,11 @@ def _family_line(r) -> str:
     return f"  {f.family.name:32s} rank {f.rank:>7}  support {list(f.support)}  ({status})"
 
 
-def run(args) -> int:
+def run_search(args) -> int:
     one_stdout(args)
     m, n = args.m, args.n
+    if not 2 <= n <= 8:
+        raise UserError(f"--search covers n = 2..8, not {n}")
     classes = comb(m + n, n)
     if classes > MAX_CLASSES:
         raise UserError(f"m = {m}, n = {n} has {classes} level classes, over {MAX_CLASSES}: the support search is out of reach (U2 gives 2^m = {2**m} nonnegative features)")

@@ -336,13 +336,12 @@ def _progress(total: int):
 # ----- analysis --------------------------------------------------------------------
 
 def upper_bound(m: int, n: int = 3) -> tuple[int, str]:
-    """The least certified upper bound for (m, n) with any features: the committed
-    level-family certificates and their restriction closure (upperbound.best_known), else
-    U2's 2^m positive features."""
-    from ..upperbound import best_known
+    """The least certified upper bound for (m, n) with any features, and its method: the
+    hub's answer (kernelbounds.bounds)."""
+    from ..bounds import upper
 
-    rank = best_known(m, n)[0]
-    return (rank, "level family (committed certificates, closed under restriction)") if rank < 2**m else (2**m, "U2 (2^m positive features)")
+    side = upper(m, n)
+    return side.value, side.method + (f" (certificate {side.certificate})" if side.certificate else "")
 
 
 def medians(results: list[Result], setting: str, model_prefix: str = "kernel (exp", key: str = "accuracy") -> dict[int, float]:

@@ -614,3 +614,26 @@ def from_certificate(doc: dict) -> LowerBoundForm:
         return LowerBound(m, n, variant, code, gaps, schedules, dict(products), rank)
     except (KeyError, TypeError, AttributeError, IndexError, OverflowError) as exc:
         raise ValueError(f"not a well-formed lower-bound certificate: {exc!r}") from None
+
+
+def summary(lb: LowerBoundForm) -> dict:
+    """The code's side of `kernelbounds bound --json`: the code, its gaps, the chain
+    products and the witness family's size (THEORY L3-L4)."""
+    from .codes.bounds import johnson
+
+    info = describe(lb)
+    w, g = info["weight"], info["min_gap"]
+    return {
+        "lower": lb.bound,
+        "code": info["code"],
+        "code_size": info["size"],
+        "code_weight": w,
+        "min_gap": g,
+        "gaps": None if info["gaps"] is None else {str(k): v for k, v in sorted(info["gaps"].items())},
+        "form": info["form"],
+        "orbits": info["orbits"],
+        "johnson_bound": johnson(lb.m, g, w) if w is not None and g is not None else None,
+        "min_product": lb.min_product,
+        "k": lb.k,
+        "witness_inputs": any_witness_count(lb),
+    }

@@ -610,6 +610,45 @@ def best(results: list[Result]) -> Result | None:
     return min(found, key=lambda r: r.rank) if found else None
 
 
+def filename(m: int, n: int, nonnegative: bool) -> str:
+    """The committed file of the least rank over the families at (m, n)."""
+    return f"upper-{'nonnegative' if nonnegative else 'any'}-m{m:02d}-n{n}.json"
+
+
+SUBSET_MAX_CLASSES = 5000  # beyond this many level classes the committed set searches the complement basis only:
+# the subset-basis free-readout search at n = 5, m = 12 (6188 classes) ran over 15 minutes, and the
+# subset basis was never better than the complement basis at any committed (m, n) with m >= 5
+
+
+def least_certificate(m: int, n: int, nonnegative: bool, prove: bool = True, processes: int = 2) -> dict:
+    """The committed `level-family` certificate: the least rank over the families of U4
+    (any signs, or nonnegative features), with exact minimality in its family when every
+    maximal cheaper support was refuted exactly."""
+    basis = "best" if comb(m + n, n) <= SUBSET_MAX_CLASSES else "complement"
+    r = best(solve_families(families(basis, nonnegative=nonnegative), m, n, prove=prove, processes=processes))
+    if r is None:
+        raise ValueError(f"no level family solves m = {m}, n = {n}")
+    return certificate(r.found, r.refutations if r.proved else None)
+
+
+def restrict(doc: dict, m: int) -> dict:
+    """The level-family certificate of the same head on m <= doc's m bits (tokens whose top
+    bits are 0): its level classes are a subset of the original's and g_j with j > m never
+    contributes (C(d, j) = 0 for d <= m < j), so it solves length n with support S ∩ [0, m]
+    (THEORY U4).  Claims are recomputed exactly; a minimality section is dropped."""
+    if not 1 <= m <= doc["m"]:
+        raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
+    if m == doc["m"]:
+        return doc
+    fam = LevelFamily(doc["basis"], doc["readout"]["type"], False)
+    g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
+    ro = doc["readout"]
+    eps = Fraction(ro["eps"]) if ro["type"] == "affine" else None
+    f = [[Fraction(x) for x in row] for row in ro["table"][: m + 1]] if ro["type"] == "free" else None
+    found = Found(fam, m, doc["n"], tuple(sorted(g)), g, eps, f)
+    return certificate(found)
+
+
 def explicit_head(doc: dict):
     """The literal head of a level-family certificate (THEORY U4), as a model.KernelHead:
     phi_T(q) = g_|T| [T ⊆ q], psi_T(z) = [T ⊆ z] or [T ∩ z = ∅]; affine: v(z) = z,

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, explicit, levelfamily, lowerbound, rank, rankone, transcript
+from . import construction, crossing, explicit, levelfamily, lowerbound, orthant, rank, rankone, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
+    "crossing": crossing,
     "explicit-head": explicit,
     "rank-one-infeasible": rankone,
     "level-family": levelfamily,
     "lower-bound": lowerbound,
+    "orthant": orthant,
     "rank": rank,
     "transcript": transcript,
 }
