@@ -334,7 +334,7 @@ def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = No
     caps = reach_bounds(m, n, nonnegative)
     t = cost_to_go(m, caps)
     deadline = None if time_budget is None else start + time_budget
-    with bar(None, f"prefix search m={m} n={n}{' g>=0' if nonnegative else ''}", unit="prefix") if progress else _no_bar() as b:
+    with bar(None, f"prefix search m={m} n={n}{' g>=0' if nonnegative else ''}", unit=" prefixes") if progress else _no_bar() as b:
         st = _State(m, n, nonnegative, t, caps, incumbent, 0, max_nodes, deadline, stats, b)
         _visit(st, (0,), {0: 1.0}, chain.reach_bound(0, n), 1)
     best = st.best
