@@ -8,8 +8,9 @@ depth-first walk over prefixes with branch-and-bound on the cost sum_(j in S) C(
 
 - the reach of a prefix is proposed by float LPs over the extreme classes (X, u) with the
   rescaling THEORY U4' describes: the rows of X divided by the current H(X), the columns by
-  the current |g_j|, a new element warm-started at beta * H(j - 1) (beta = 16); a binary
-  search over X between the exact reach of the warm start and the cap;
+  the current |g_j|, a new element warm-started at beta * H(j - 1) (beta = 16); rows enter
+  as cutting planes (the most binding at the warm start first); X gallops up from the
+  reach of the warm start and is then bisected, never past the cap U(j) below;
 - the cost still to pay after a prefix ending at j is at least T(j) (a dynamic programme
   over the largest reach U(k) of any support inside [0, k]: proved for g >= 0, see
   :mod:`chain`; for signed g the float-LP reach of the full prefix [0, k]);
@@ -324,8 +325,8 @@ def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = No
     bar on a terminal (prefixes tried, current best, reach).  Returns an
     :class:`extreme.Construction` (``.rank``, ``.support``, ``.g`` exact,
     ``.certificate()``), never worse than the explicit chain, decided exactly."""
-    if n < 3 or m < 1:
-        raise ValueError("the prefix search is defined for n >= 3 and m >= 1")
+    if n < 3 or not 1 <= m <= TOP:
+        raise ValueError(f"the prefix search is defined for n >= 3 and 1 <= m <= {TOP}")
     from ..progress import bar
 
     start = time.monotonic()
