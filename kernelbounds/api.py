@@ -263,7 +263,9 @@ def _verdict(v) -> Verdict:
 
 def check(source, limits=None) -> Verdict:
     """Check a certificate with the independent checker: a path (str or Path), the file's
-    bytes, or a parsed document (dict, checked as its canonical JSON).
+    bytes, or a parsed document (dict, checked as its canonical JSON).  The check runs
+    under the runtime guard (a forked child limited to ``limits.time_limit`` CPU seconds
+    and ``limits.memory_limit`` added bytes, default 60 s and 2 GiB; a breach is code 3).
 
     >>> check(construct("tensor", 3, 3).to_certificate()).ok
     True

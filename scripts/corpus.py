@@ -98,6 +98,15 @@ def main() -> None:
 
     _level_family(add, edit)
     _level_family_at_scale(add, edit)
+    guarded = []  # issue 20: the runtime guard, under smaller limits (MANIFEST "limits")
+    add("limits", "bomb-level-family-lcm-heights", hostile.level_family_lcm_bomb(), 3, "", "issue 20: 17 differences with distinct 600-digit denominators (short strings, but w(d) has the height of their lcm): refused by the work estimate")
+    certs = ROOT.parents[1] / "certificates"
+    for name, source, limit, attack in (
+        ("guard-time-limit", "construction-tensor-m64-n5.json", {"time_limit": 1}, "issue 20: a valid file within the estimate (about 2 s of CPU) checked under time_limit = 1: the runtime guard stops it at 1 s (RLIMIT_CPU)"),
+        ("guard-memory-limit", "rank-tensor-m12.json", {"memory_limit": 52428800}, "issue 20: a valid 4096 x 4096 minor checked under memory_limit = 50 MiB: the runtime guard (RLIMIT_AS) gives exit 3"),
+    ):
+        add("limits", name, json.loads((certs / source).read_text()), 3, "", attack)
+        guarded.append((f"limits/{name}.json", limit))
 
     if ROOT.exists():
         shutil.rmtree(ROOT)
@@ -110,6 +119,8 @@ def main() -> None:
         else:
             write_atomic(path, canonical_json(doc))
         manifest[f"{folder}/{name}.json"] = {"attack": attack, "exit": code, "pointer": pointer}
+    for key, limit in guarded:
+        manifest[key]["limits"] = limit
     write_atomic(ROOT / "MANIFEST.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(manifest)} corpus files to {ROOT}")
 

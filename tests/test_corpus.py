@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds.checker import check_file
+from kernelbounds.checker import Limits, check_file
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 MANIFEST = json.loads((CORPUS / "MANIFEST.json").read_text())
@@ -20,7 +20,7 @@ def test_every_corpus_file_is_described():
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_corpus_file(name):
     entry = MANIFEST[name]
-    v = check_file(str(CORPUS / name))
+    v = check_file(str(CORPUS / name), Limits().with_overrides(**entry.get("limits", {})))  # "limits": the runtime guard's entries
     assert v.code == entry["exit"], f"{entry['attack']}: {v.render()}"
     assert v.pointer == entry["pointer"], f"{entry['attack']}: {v.render()}"
     if v.code:

@@ -166,10 +166,14 @@ def test_claims_are_recomputed():
 
 def test_an_oversized_explicit_head_is_refused_before_any_work():
     doc = _head_doc()
-    doc["m"] = 11  # tables of 4^11 entries would be claimed: the estimate refuses at once
+    doc["m"] = 11  # tables of 4^11 entries would be claimed: refused at once
     start = time.perf_counter()
     v = verdict(doc)
-    assert v.code == 3 and time.perf_counter() - start < 1.0, v.render()
+    # issue 20: the estimate sizes the rows that are there (here 8 short ones: 5.2 * 10^8
+    # units, under the budget), so the shape check refuses the file (exit 2), before any work
+    assert v.code in (2, 3) and time.perf_counter() - start < 1.0, v.render()
+    doc["m"] = 12
+    assert verdict(doc).code == 3
 
 
 def test_extremal_route_alone_decides_beyond_the_exhaustive_limit():

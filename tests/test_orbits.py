@@ -314,7 +314,7 @@ def test_bound_answers_the_trivial_bound_where_no_code_fits(m, capsys, tmp_path)
 
     assert main(["bound", "--m", str(m), "--n", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["lower"] == 1 and out["form"].startswith("trivial") and out["code_size"] == 0
+    assert out["lower"] == 1 and out["lower_method"] == "trivial" and out["code"] is None
     assert main(["bound", "--m", str(m), "--n", "3", "-o", str(tmp_path / "x.json")]) == 2
     assert not (tmp_path / "x.json").exists()
 

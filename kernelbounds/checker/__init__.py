@@ -17,8 +17,11 @@ certificate kind to its rule module, which exposes two functions:
 * ``check(doc: Node, limits: Limits) -> Outcome``: the verification itself.
 
 ``check_bytes`` calls ``work`` first and refuses with exit 3 (at the pointer ``""``)
-when the estimate exceeds ``limits.work_budget``, so no file runs past the budget; a new
-rule module joins by adding itself to the registry with both functions.
+when the estimate exceeds ``limits.work_budget``; a new rule module joins by adding
+itself to the registry with both functions.  Behind the estimate, the runtime guard
+(``guard.py``) runs every check, of every kind, in a child process whose CPU time and
+memory the kernel limits (``limits.time_limit``, ``limits.memory_limit``), so a wrong
+estimate costs at most the budget and gives exit 3, never a runaway.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from . import guard as _guard
 from .common import read_header
 from .errors import CODE_NAMES, INTERNAL, LIMIT, MALFORMED, VALID, Code, LimitExceeded, Malformed, Rejection
 from .jsonread import Node, parse_json
@@ -59,23 +63,58 @@ class Verdict:
         return self.code == VALID
 
     def line(self) -> str:
-        """The verdict on exactly one line; every file-derived string escaped."""
+        """The verdict on exactly one line; every file-derived string escaped and bounded
+        (the summary, the pointer and the reason each at most MAX_REASON_CHARS, whatever
+        a rule put in them: so for every kind, present and future)."""
         if self.ok:
-            return f"VALID {escape(self.path)}: {escape(self.summary)}"
-        reason = self.reason if len(self.reason) <= MAX_REASON_CHARS else self.reason[:MAX_REASON_CHARS] + "..."
-        return f"{CODE_NAMES[self.code].upper()} {escape(self.path)}: at {escape(self.pointer or '/')}: {escape(reason)}"
+            return f"VALID {escape(self.path)}: {escape(bounded(self.summary))}"
+        return f"{CODE_NAMES[self.code].upper()} {escape(self.path)}: at {escape(bounded(self.pointer or '/'))}: {escape(bounded(self.reason))}"
 
     def render(self, verbose: bool = True) -> str:
         """The verdict line, and (verbose, valid files) one indented line per route."""
         lines = [self.line()]
         if verbose and self.ok:
-            lines += [f"  - {escape(r)}" for r in self.routes]
+            lines += [f"  - {escape(bounded(r))}" for r in self.routes]
             lines.append(f"  checked in {self.seconds:.2f} s (work estimate {show(self.work)} units)")
         return "\n".join(lines)
 
 
-def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None) -> Verdict:
+def bounded(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """text cut to `limit` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None, guard: bool = True) -> Verdict:
+    """Check one certificate's bytes under the limits.  With ``guard`` (the default) the
+    check runs under the runtime guard (``guard.py``): ``limits.time_limit`` CPU seconds
+    and ``limits.memory_limit`` bytes, enforced by the kernel while it runs; a breach is
+    exit 3 naming the budget.  ``guard=False`` checks in process (the work estimate and
+    the reading limits still apply; for campaigns that run many small checks)."""
     limits = limits or Limits()
+    if not (guard and _guard.active(limits.time_limit, limits.memory_limit)):
+        return _check_bytes(data, path, limits)
+    start = time.perf_counter()
+    outcome, amount, note = _guard.run(lambda: _check_bytes(data, path, limits), limits.time_limit, limits.memory_limit)
+    seconds = time.perf_counter() - start
+    if outcome == "ok":
+        verdict = amount
+        if verdict.code == LIMIT and verdict.reason.startswith("out of memory"):
+            verdict.reason = f"out of memory: the check needed more than the memory budget memory_limit = {_mib(limits.memory_limit)} (--memory-limit); nothing was decided"
+        return verdict
+    if outcome == "time":
+        why = f" ({note})" if note else ""
+        return Verdict(path, LIMIT, reason=f"the check ran past the CPU-time budget time_limit = {limits.time_limit} s (--time-limit){why} after {amount:.1f} s; nothing was decided", seconds=seconds)
+    if outcome == "memory":
+        return Verdict(path, LIMIT, reason=f"the check needed more than the memory budget memory_limit = {_mib(limits.memory_limit)} (--memory-limit); nothing was decided", seconds=seconds)
+    return Verdict(path, INTERNAL, reason=f"the checking process died ({note[:MAX_REASON_CHARS]})", seconds=seconds)
+
+
+def _mib(amount: int) -> str:
+    return f"{amount / 2**30:g} GiB" if amount >= 2**30 and amount % 2**28 == 0 else f"{amount / 2**20:g} MiB"
+
+
+def _check_bytes(data: bytes, path: str, limits: Limits) -> Verdict:
+    """The check itself, in process: reading limits, the work estimate, the rule."""
     start = time.perf_counter()
     kind, work = "", 0
     try:
@@ -151,8 +190,9 @@ def _read_bounded(fh, limits: Limits) -> bytes:
     return data
 
 
-def check_file(path: str, limits: Limits | None = None) -> Verdict:
-    """Check one file (``-`` = standard input): read it within the limits, then check it."""
+def check_file(path: str, limits: Limits | None = None, guard: bool = True) -> Verdict:
+    """Check one file (``-`` = standard input): read it within the limits, then check it
+    (under the runtime guard unless ``guard=False``; see :func:`check_bytes`)."""
     limits = limits or Limits()
     try:
         data = read_input(path, limits)
@@ -160,7 +200,7 @@ def check_file(path: str, limits: Limits | None = None) -> Verdict:
         return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
     except MemoryError:
         return Verdict(path, LIMIT, reason="out of memory while reading the file")
-    return check_bytes(data, path, limits)
+    return check_bytes(data, path, limits, guard)
 
 
 def worst_code(verdicts: list[Verdict]) -> int:

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from . import check_file, worst_code
+from . import bounded, check_file, worst_code
 from .limits import parse_overrides
 from .errors import CODE_NAMES
 
@@ -27,13 +27,44 @@ class OneLineParser(argparse.ArgumentParser):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="certificate files; - reads standard input")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a checker limit, e.g. work_budget=10**9 written out (see docs/cli.md)")
+    parser.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS", help="runtime guard: CPU seconds per file, enforced while the check runs (default 60; 0 = off); a breach is exit 3")
+    parser.add_argument("--memory-limit", type=_bytes, default=None, metavar="SIZE", help="runtime guard: memory per file, e.g. 2G, 512M or bytes (default 2G; 0 = off); a breach is exit 3")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every verification route and the check time")
     parser.add_argument("--json", action="store_true", help="one JSON object per file (JSON Lines): path, ok, code, verdict, kind, summary, pointer, reason, routes, seconds")
+
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def _seconds(text: str) -> int:
+    """--time-limit: whole seconds >= 0 (RLIMIT_CPU counts whole seconds)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole seconds, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return value
+
+
+def _bytes(text: str) -> int:
+    """--memory-limit: bytes, or a number with K, M or G (binary units; GiB etc. also read)."""
+    body = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = body[-1:] if body[-1:] in "KMG" and body[-1:] else ""
+    try:
+        value = int(body[: len(body) - len(unit)]) * _UNITS[unit]
+    except (ValueError, KeyError):
+        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 512M or 1000000, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return value
 
 
 def run(args, prog: str = "python -m kernelbounds.checker") -> int:
     try:
         limits = parse_overrides(args.limit)
+        guard = {k: v for k, v in (("time_limit", getattr(args, "time_limit", None)), ("memory_limit", getattr(args, "memory_limit", None))) if v is not None}
+        limits = limits.with_overrides(**guard)
     except ValueError as exc:
         print(f"{prog}: error: bad --limit: {str(exc).encode('ascii', 'backslashreplace').decode()}", file=sys.stderr)
         return 2
@@ -56,8 +87,8 @@ def _json_line(verdict) -> str:
     """A verdict as one line of JSON (ASCII: every file-derived string is escaped by json)."""
     record = {
         "path": verdict.path, "ok": verdict.ok, "code": int(verdict.code), "verdict": CODE_NAMES[verdict.code],
-        "kind": verdict.kind, "summary": verdict.summary, "pointer": verdict.pointer, "reason": verdict.reason,
-        "routes": list(verdict.routes), "seconds": round(verdict.seconds, 3),
+        "kind": bounded(verdict.kind), "summary": bounded(verdict.summary), "pointer": bounded(verdict.pointer), "reason": bounded(verdict.reason),
+        "routes": [bounded(r) for r in verdict.routes], "seconds": round(verdict.seconds, 3),
     }
     return json.dumps(record, sort_keys=True, ensure_ascii=True)
 

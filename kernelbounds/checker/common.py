@@ -94,3 +94,42 @@ def height(value: object) -> int:
 def heights(value: object) -> list[int]:
     """Heights of a list of rational strings (empty for anything else)."""
     return [height(x) for x in value] if isinstance(value, list) else []
+
+
+def digits_bits(count: int) -> int:
+    """Bits of an integer written with `count` decimal digits (log2 10 < 10/3)."""
+    return count * 10 // 3 + 1
+
+
+def row_height(value: object) -> tuple[int, int]:
+    """(numerator bits, denominator-lcm bits) of a list of rational strings, from the text:
+    the largest numerator, and the lcm of the denominators bounded by the product of the
+    distinct ones.  A row scaled by that lcm has entries of at most the sum of both."""
+    if not isinstance(value, list):
+        return 64, 0
+    texts = {x for x in value if isinstance(x, str)}
+    num = den = 0
+    dens = set()
+    for x in texts:
+        a, _, b = x.partition("/")
+        num = max(num, len(a))
+        if b:
+            dens.add(b)
+    den = sum(digits_bits(len(b)) for b in dens)
+    return digits_bits(num), den
+
+
+def read_cost(value: object) -> int:
+    """Units to read a table of rational strings into Fractions (a Node and a parse per
+    entry; CPython's str -> int conversion is quadratic in the digits)."""
+    stack, total = [value], 0
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            if v and isinstance(v[0], str):
+                total += sum(40 + len(x) * len(x) // 20000 for x in v if isinstance(x, str))
+            else:
+                stack.extend(v)
+        elif isinstance(v, str):
+            total += 40 + len(v) * len(v) // 20000
+    return total

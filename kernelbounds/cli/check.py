@@ -16,7 +16,8 @@ rejection names the JSON pointer of the field and the reason.  '-' reads standar
 The same front end as `python -m kernelbounds.checker`."""
 
 EPILOG = """exit codes: (the most severe over all files) 0 valid, 1 invalid (a claim is false),
-2 malformed file or usage error, 3 resource limit (see --limit), 4 internal error.
+2 malformed file or usage error, 3 resource limit (see --limit; also a breach of the
+runtime guard --time-limit / --memory-limit, enforced while the check runs), 4 internal error.
 limits: NAME=VALUE for any field of kernelbounds.checker.limits.Limits (e.g. work_budget=1200000000).
 example: kernelbounds check certificates/*.json --json"""
 

@@ -14,6 +14,7 @@ every file of ``lab.hostile`` in process and through the front end in a fresh pr
 from __future__ import annotations
 
 import argparse
+import json
 import copy
 import random
 import time
@@ -475,19 +476,41 @@ def _extend_per_bit_lists(doc: dict, m: int) -> None:
         up["differences"] = (up["differences"] + ["0"] * (m + 1))[: m + 1]
 
 
-def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0) -> dict:
+def v2_seeds() -> list[dict]:
+    """Small valid certificates of every v2 kind and form (issue 20's campaigns): the
+    fuzz seeds of version 2 and committed files of each v2 kind."""
+    from pathlib import Path
+
+    certs = Path(__file__).resolve().parents[2] / "certificates"
+    out = [d for d in seeds() if d.get("version") == 2]
+    for name in ("explicit-head-m04-n3-r2.json", "explicit-rank1-m02-n4.json", "rank-one-infeasible-m04-n3.json", "upper-any-m04-n3.json", "upper-nonnegative-m05-n3.json"):
+        if (certs / name).exists():
+            out.append(json.loads((certs / name).read_text()))
+    return out
+
+
+def _form(doc: dict) -> str:
+    return f"{doc['kind']} (orbit form)" if doc.get("kind") == "lower-bound" and "symmetry" in doc else doc["kind"]
+
+
+def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0, docs: list[dict] | None = None, judge=None, single: bool = False) -> dict:
     """About `total` coordinated mutants over the seeds; per kind: tried, accepted,
-    confirmed true by the spec oracle (lab/spec_oracle.py), not judged (too large for
-    its literal routes), false accepts, exit 4, and the slowest verdict."""
+    confirmed true by the spec oracle (lab/spec_oracle.py, or `judge`), not judged (too
+    large for its literal routes), false accepts, exit 4, and the slowest verdict.
+    `docs` replaces the seeds; `single` adds the single-field mutants of the claims."""
     import time
 
-    from .spec_oracle import judge
+    if judge is None:
+        from .spec_oracle import judge
 
     rng = random.Random(seed)
-    streams = [(doc, data_mutants(doc, rng, total)) for doc in seeds()]
+    docs = seeds() if docs is None else docs
+    streams = [(doc, data_mutants(doc, rng, total)) for doc in docs]
+    if single:
+        streams += [(doc, ((p, mu) for p, mu in mutants(doc, rng, total) if p.startswith("/claims"))) for doc in docs]
     stats: dict = {}
     for doc, pointer, mutant in _round_robin(streams, total):
-        row = stats.setdefault(doc["kind"], Counter(tried=0, accepted=0, true=0, not_judged=0, false_accepts=0, exit4=0))
+        row = stats.setdefault(_form(doc), Counter(tried=0, accepted=0, true=0, not_judged=0, false_accepts=0, exit4=0))
         row.setdefault("slowest_s", 0.0)
         t0 = time.perf_counter()
         settled, verdict, fixed = settle(mutant)
@@ -497,7 +520,7 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0)
         row["coordinated"] += fixed > 0
         if verdict.code == 4:
             row["exit4"] += 1
-            stats.setdefault("internal errors", []).append((doc["kind"], pointer, verdict.reason))
+            stats.setdefault("internal errors", []).append((_form(doc), pointer, verdict.reason))
         if verdict.code != 0:
             row[f"exit{verdict.code}_final"] += 1
             continue
@@ -509,7 +532,7 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0)
             row["not_judged"] += 1
         else:
             row["false_accepts"] += 1
-            stats.setdefault("false accepts", []).append((doc["kind"], pointer))
+            stats.setdefault("false accepts", []).append((_form(doc), pointer))
     return stats
 
 
@@ -542,6 +565,7 @@ def hostile_campaign(folder: str | None = None) -> dict:
             _tally(out, name, check_file(path), expected, time.perf_counter() - t0)
             paths.append(path)
         out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        out["peak_checking_child_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024  # the guard's children
         out.update(_front_end_pass(paths))
     return out
 
@@ -580,7 +604,9 @@ from kernelbounds.checker.__main__ import main
 code = main(sys.argv[1:])
 status = open("/proc/self/status").read() if os.path.exists("/proc/self/status") else ""
 hwm = [line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")]
-open(os.environ["KERNELBOUNDS_HWM"], "w").write(hwm[0] if hwm else "0")
+import resource  # the checks run in forked children (the runtime guard): their largest peak too
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+open(os.environ["KERNELBOUNDS_HWM"], "w").write(str(max(int(hwm[0]) if hwm else 0, kids)))
 sys.exit(code)
 """
 
@@ -596,6 +622,7 @@ def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
         out.setdefault("unexpected files", []).append(f"{name}: {line[:200]}")
     if seconds > out["slowest_s"]:
         out["slowest_s"], out["slowest"] = seconds, name
+    out.setdefault("verdicts", []).append((name, int(verdict.code), round(seconds, 2)))
 
 
 def main(argv: list[str] | None = None) -> int:

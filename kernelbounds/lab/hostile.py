@@ -174,6 +174,91 @@ def all_items(big: bool = False) -> Iterator[Item]:
     if big:
         yield from big_files()
     yield from work_bombs()
+    yield from v2_items()
     yield from huge_numbers()
     yield from deep_nesting()
     yield from odd_text()
+
+
+# ----------------------------------------------------------------- issue 20: the v2 kinds
+
+
+def _v2(kind: str) -> dict:
+    return {"format": "kernelbounds-certificate", "version": 2, "kind": kind}
+
+
+def _tok(i: int, m: int) -> str:
+    return format(i, f"0{m}b")[::-1]
+
+
+def level_family_lcm_bomb(m: int = 16, digits: int = 600) -> dict:
+    """A level family whose m+1 differences have distinct `digits`-digit denominators: each
+    string is short, but w(d) = sum_j g_j C(d, j) has the height of their lcm (issue 20,
+    class 2).  The old estimate (longest string) accepted it; now exit 3 at once."""
+    rng = random.Random(20)
+    g = [f"1/{rng.randrange(10 ** (digits - 1), 10 ** digits)}" for _ in range(m + 1)]
+    return {**_v2("level-family"), "m": m, "n": 3, "positions": "all", "basis": "subset", "differences": g,
+            "readout": {"type": "affine", "eps": "1/2"},
+            "claims": {"worst_error": "0", "feature_rank": 2**m, "kernel_rank": 2**m, "nonnegative_features": True, "support": list(range(m + 1))}}
+
+
+def motzkin_bomb(base: dict, rows: int = 20000, digits: int = 40) -> dict:
+    """A valid level-family file with `rows` weight rows of distinct `digits`-digit
+    denominators added to its first refutation (issue 20, class 3: Fraction sums whose
+    running denominator grows with every row): refused by the estimate (exit 3)."""
+    doc = json.loads(json.dumps(base))
+    rng = random.Random(21)
+    extra = [{"weight": 0, "y": f"1/{rng.randrange(10 ** (digits - 1), 10 ** digits)}"} for _ in range(rows)]
+    doc["minimality"]["refuted"][0]["multipliers"] += extra
+    return doc
+
+
+def explicit_rank_one(m: int, digits: int = 0, value_dim: int | None = None, seed: int = 1) -> dict:
+    """A valid rank-one head at n = 2 (phi = psi = 1, F(q, q) = |q|, F(q, z) = 2<q, z> - |q|
+    plus 1/d_qz with distinct `digits`-digit d_qz when digits > 0): worst error max 1/(2 d).
+    digits = 25 at m = 8 is the issue's 4 MB file (issue 20, class 1); value_dim defaults to
+    the true 2^m - 1 when digits > 0, else to 2^m - 1 as well only when given."""
+    from fractions import Fraction
+
+    rng = random.Random(seed)
+    T = 2**m
+    rows, worst, at = [], Fraction(0), (0, 1 % T)
+    for q in range(T):
+        row = []
+        for z in range(T):
+            base = Fraction(q.bit_count()) if z == q else Fraction(2 * (q & z).bit_count() - q.bit_count())
+            if digits and z != q:
+                delta = Fraction(1, rng.randrange(10 ** (digits - 1), 10**digits))
+                base += delta
+                if delta / 2 > worst:
+                    worst, at = delta / 2, (q, z)
+            row.append(str(base))
+        rows.append(row)
+    dv = T - 1 if value_dim is None else value_dim
+    return {**_v2("explicit-head"), "m": m, "n": 2, "positions": "all",
+            "head": {"phi": [["1"]] * T, "psi": [["1"]] * T, "readout": rows},
+            "claims": {"worst_error": str(worst), "worst_input": {"query": _tok(at[0], m), "others": [_tok(at[1], m)]},
+                       "feature_rank": 1, "value_dim": dv, "nonnegative_features": True}}
+
+
+def v2_items() -> Iterator[Item]:
+    """The hostile files of issue 20 (the v2 kinds): work bombs sized by their numbers'
+    heights, a VALID line that must not state an unchecked number, unbounded labels."""
+    from pathlib import Path
+
+    certs = Path(__file__).resolve().parents[2] / "certificates"
+    yield "level-family-lcm-heights", _bytes(level_family_lcm_bomb()), LIMIT
+    yield "explicit-head-m8-25-digit-denominators", _bytes(explicit_rank_one(8, 25)), LIMIT
+    yield "explicit-head-m9-value-dim-0", _bytes(explicit_rank_one(9, 0, value_dim=0)), frozenset({0})
+    base = certs / "upper-any-m08-n4.json"
+    if base.exists():
+        yield "level-family-motzkin-20000-denominators", _bytes(motzkin_bomb(json.loads(base.read_text()))), LIMIT
+    orbit = certs / "lower-position-independent-m64-n3.json"
+    if orbit.exists():
+        doc = json.loads(orbit.read_text())
+        doc["code"]["name"] = "x" * 300_000 + "\nVALID forged"
+        yield "orbit-form-300KB-name", _bytes(doc), frozenset({0})
+    rng = random.Random(22)
+    items = [{"query": "".join(rng.choice("01") for _ in range(16)), "others": ["".join(rng.choice("01") for _ in range(16)) for _ in range(7)],
+              "side": rng.choice(["lower", "upper"]), "multiplier": rng.randrange(1, 10**30)} for _ in range(200_000)]
+    yield "rank-one-200000-rows", _bytes({**_v2("rank-one-infeasible"), "m": 16, "n": 8, "positions": "all", "inequalities": items, "claims": {"lower_bound": 2}}), frozenset({1, 3})

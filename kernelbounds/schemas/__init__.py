@@ -1,4 +1,4 @@
-"""JSON Schemas shipped with the package: certificate format v1 and head files v1.
+"""JSON Schemas shipped with the package: certificate formats v1 and v2, head files v1.
 
 The schemas describe layout only; the checker (kernelbounds.checker) decides validity.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-NAMES = ("certificate-v1", "head-v1")
+NAMES = ("certificate-v1", "certificate-v2", "head-v1")
 
 
 def load(name: str) -> dict:

@@ -360,7 +360,8 @@ RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 
 def _gram_height(kernel: dict, d: int) -> int | None:
-    """The largest height of the four Gram entries <f(a), g(b)>, computed exactly (its cost,
+    """(the largest height of the four Gram entries <f(a), g(b)>, max(bits of the numerator,
+    bits of the denominator) of c = <f(1), g(1)>), computed exactly (its cost,
     4 d Fraction products, is counted in the plan's reading work first), or None when the
     factors are not all well-formed rationals of one dimension (check() rejects those)."""
     vecs = [kernel.get(k) for k in ("f0", "f1", "g0", "g1")]
@@ -371,7 +372,7 @@ def _gram_height(kernel: dict, d: int) -> int | None:
     except ZeroDivisionError:
         return None
     gram = [sum((a * b for a, b in zip(f, g)), Fraction(0)) for f in (f0, f1) for g in (g0, g1)]
-    return max(x.numerator.bit_length() + x.denominator.bit_length() for x in gram) + 2
+    return max(x.numerator.bit_length() + x.denominator.bit_length() for x in gram) + 2, max(abs(gram[3].numerator).bit_length(), gram[3].denominator.bit_length())
 
 
 class Plan:
@@ -403,7 +404,10 @@ class Plan:
             h_gram = sum(max(v, default=64) for v in vecs) * max(d, 1)  # a sum of d products
             read += 4 * d * 4 * frac(h_gram) + sum(sum(v) for v in vecs)
             exact = _gram_height(kernel, d) if read <= limits.work_budget else None
-            entry = m * (h_gram if exact is None else exact)
+            entry = m * (h_gram if exact is None else exact[0])
+            # the class route scales c^0..c^p (c = <f(1), g(1)>; the other Gram entries are 1
+            # or the file is rejected first) to a^l b^(p-l): at most m max(bits a, bits b) bits
+            level_entry = entry if exact is None else m * exact[1] + 1
         elif ktype == "softmax-bilinear":
             b_bits = height(kernel.get("exp_beta"))
             rows = [sized(Node(kernel), k) for k in ("W_Q", "W_K")]
@@ -422,11 +426,11 @@ class Plan:
             h_h = sum(hs[: m + 1]) + m + 64  # h(l) = sum_j g_j C(l, j)
             read += (m + 1) ** 2 * (2 * frac(h_h) + mul(m)) + (m + 1) * frac(h_h)
             entry = h_h
-        h_class = entry + h_read + 64
+        h_class = (level_entry if ktype == "tensor-power" else entry) + h_read + 64
         powers = (m + 1) ** 2 * (mul(entry) * max(entry.bit_length(), 1) + frac(h_class))
         # route C2 in integers (worst_by_classes): per class a few additions to running sums
         # and two products of the compared cross-multiplication, the products dominating
-        self.core = read + powers + classes * 2 * mul(h_class)
+        self.core = read + powers + classes * (2 * mul(h_class) + 1)
         self.m, self.n, self.entry = m, n, entry
         self.exhaustive = None
         if m <= EXHAUSTIVE_MAX_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:

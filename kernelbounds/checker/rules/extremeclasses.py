@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import comb
 
 from ..common import scale_to_ints
-from ..limits import frac, mul, op, rational_bits
+from ..limits import frac, mul, op
 
 HALF = Fraction(1, 2)
 
@@ -72,14 +72,6 @@ def worst(g: list[Fraction], eps: Fraction, m: int, n: int) -> tuple[Fraction, t
     if abs(top) >= abs(bottom):
         return abs(top), level_class(*hi_at, n)
     return abs(bottom), level_class(*lo_at, n)
-
-
-def height(differences, m: int) -> int:
-    """An upper bound on the bits of every H(x) * D (x <= m), from the strings alone: the
-    numerator times D / denominator of each g_j has at most the sum of all their heights,
-    times C(x, j) < 2^m, summed over m + 1 terms."""
-    items = differences[: m + 1] if isinstance(differences, list) else []
-    return sum(rational_bits(x) for x in items) + m + (m + 1).bit_length()
 
 
 def work(m: int, n: int, h_w: int) -> int:

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb
+from math import comb, isqrt
 
-from ..common import Outcome, expect_equal, rat, require_version, scale_to_ints
+from ..common import Outcome, expect_equal, rat, require_version, row_height, scale_to_ints
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, require
+from ..limits import Limits, exhaustive_inputs, frac, lin, mul2, require
 from . import extremeclasses
 
 HALF = Fraction(1, 2)
@@ -74,7 +74,8 @@ class Head:
             self.diffs = [_differences(r) for r in self.f]
             top = max((i for r in self.diffs for i, a in enumerate(r) if a != 0), default=0)
             self.top = top
-            expect_equal(ro["value_dim"], ro["value_dim"].int(1), sum(comb(m, i) for i in range(top + 1)), f"value_dim = sum_(i <= {top}) C(m, i)")
+            self.dv = sum(comb(m, i) for i in range(top + 1))
+            expect_equal(ro["value_dim"], ro["value_dim"].int(1), self.dv, f"value_dim = sum_(i <= {top}) C(m, i)")
         self.w = [sum((gj * comb(d, j) for j, gj in enumerate(self.g)), Fraction(0)) for d in range(m + 1)]
         self.support = [j for j, gj in enumerate(self.g) if gj != 0]
 
@@ -159,12 +160,14 @@ def _check_ranks(head: Head, claims: Node, limits: Limits, routes: list[str]) ->
     rank = sum(comb(m, j) for j in head.support)
     expect_equal(claims["feature_rank"], claims["feature_rank"].int(0), rank, "the feature rank sum_{g_j != 0} C(m, j)")
     expect_equal(claims["kernel_rank"], claims["kernel_rank"].int(0), rank, "the kernel rank sum_{g_j != 0} C(m, j)")
-    if m <= min(FLINT_M, limits.rank_m):
+    if _flint_units(head.gnode.value, m, limits) is not None:  # the same decision as work()
         import flint
 
         r = flint.fmpz_mat([head.kernel_row(q) for q in range(2**m)]).rank()
         expect_equal(claims["kernel_rank"], rank, r, "the kernel rank (FLINT exact rank of the explicit kernel)")
         routes.append(f"FLINT: exact rank of the {2**m} x {2**m} kernel matrix (explicit features) is {r}")
+    elif m <= min(FLINT_M, limits.rank_m):
+        routes.append(f"FLINT: skipped (the exact rank of the {2**m} x {2**m} kernel at these heights would pass a third of the work budget)")
     routes.append(f"ranks: support {head.support}, feature rank = kernel rank = {rank}")
     return rank
 
@@ -217,10 +220,12 @@ def _check_refutation(head: Head, node: Node, nonneg: bool, bound: int, limits: 
     mults = node["multipliers"].list(limits.max_list)
     if not mults:
         raise Invalid(node["multipliers"].pointer, "no multipliers: Motzkin's alternative needs some y > 0")
-    for item in mults:
-        y = item["y"].rational()
+    ys = [item["y"].rational() for item in mults]
+    for item, y in zip(mults, ys):
         if y <= 0:
             raise Invalid(item["y"].pointer, f"multiplier {rat(y)} is not > 0")
+    scaled, common = scale_to_ints(ys)  # L y_i with one L > 0: signs and zeros of the sum unchanged, integer sums
+    for item, y in zip(mults, scaled):
         for key, v in _row(head, item, support, nonneg).items():
             total[key] = total.get(key, 0) + y * v
     for key in sorted(total, key=str):
@@ -229,7 +234,7 @@ def _check_refutation(head: Head, node: Node, nonneg: bool, bound: int, limits: 
             continue  # z_j = v >= 0 multiplies g_j >= 0
         if v != 0:
             what = f"g_{key[1]}" if key[0] == "g" else f"u_{key[1]}({key[2]})"
-            raise Invalid(node["multipliers"].pointer, f"the combination has coefficient {rat(Fraction(v))} on {what}; Motzkin needs 0" + (" (or > 0 on g_j)" if nonneg else ""))
+            raise Invalid(node["multipliers"].pointer, f"the combination has coefficient {rat(Fraction(v, common))} on {what}; Motzkin needs 0" + (" (or > 0 on g_j)" if nonneg else ""))
     return support
 
 
@@ -298,31 +303,75 @@ def _worst(head: Head, limits: Limits, routes: list[str]):
 
 
 def work(doc: Node, limits: Limits) -> int:
-    """An upper bound on the elementary operations (times the bit size of the numbers),
-    from the document's sizes only."""
+    """Units (docs/soundness.md, "Cost model") from the heights of the numbers check()
+    builds, before any work (issue 20): a weight w(d) = sum_j g_j C(d, j) has the height
+    H_w of the g_j's largest numerator plus the lcm of all their denominators, plus m
+    bits of binomials; a class sum adds the readout row's height H_f(p); every class
+    costs 2n + 4 Fraction operations at twice that height.  The FLINT route is counted
+    (and run) only when it fits (``_flint_units``); the Motzkin rows at the height of
+    their common denominator (``_motzkin_units``)."""
     v = doc.value if isinstance(doc.value, dict) else {}
     m, n = v.get("m"), v.get("n")
     if not isinstance(m, int) or not isinstance(n, int) or isinstance(m, bool) or isinstance(n, bool) or m < 1 or n < 1:
         return 1
     m, n = min(m, limits.max_m), min(n, limits.max_n)
-    bits = 64 + 4 * max((len(x) for x in _strings(v)), default=1)
+    h_w = sum(row_height(v.get("differences"))) + m + (m + 1).bit_length()
+    rows = _readout_heights(v.get("readout"), m)
     ro = v.get("readout") if isinstance(v.get("readout"), dict) else {}
     basis, readout = v.get("basis"), ro.get("type")
-    total = 0
-    if extremeclasses.applies(basis, readout):
-        total += extremeclasses.work(m, n, extremeclasses.height(v.get("differences"), m))
-    if _full_classes(basis, readout, m, n):
-        total += comb(m + n, n) * n * (m + 1) * bits  # the level classes, in Fractions
+    total = (m + 1) ** 2 * frac(h_w)
+    if extremeclasses.applies(basis, readout):  # LF3x (issue 22)
+        total += extremeclasses.work(m, n, h_w)
+    if _full_classes(basis, readout, m, n):  # LF3's enumeration
+        total += sum(comb(p + n - 1, n - 1) * (2 * n + 4) * frac(2 * (h_w + rows[p]) + 8) for p in range(m + 1))
     if m <= EXPLICIT_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:  # as check() decides
-        total += (exhaustive_inputs(m, n) * n + 2**m * 2**m * 2**m) * bits
-    if m <= min(FLINT_M, limits.rank_m):
-        total += (2**m) ** 3 * max(1, bits // 64) // 8  # FLINT's exact rank (C, word operations)
+        h = h_w + max(rows)
+        total += exhaustive_inputs(m, n) * ((3 * n + 12) * lin(h) + 2 * frac(2 * h)) + 2**m * 2**m * (2**m + 4) * lin(h)
+    flint_units = _flint_units(v.get("differences"), m, limits)
+    if flint_units is not None:  # plus building the rows: explicit features up to m = 6, else the formula
+        total += flint_units + 2**m * 2**m * ((2**m if m <= EXPLICIT_M else m) + 8) * lin(h_w)
     mini = v.get("minimality")
     if isinstance(mini, dict):
         refuted = mini.get("refuted") if isinstance(mini.get("refuted"), list) else []
-        count = sum(len(r.get("multipliers", [])) for r in refuted if isinstance(r, dict) and isinstance(r.get("multipliers"), list))
-        total += count * n * (m + 1) * bits + _covering_nodes(m, _rank_bound(v.get("differences"), m)) * max(1, len(refuted))
+        total += sum(_motzkin_units(r, m, n) for r in refuted) + _covering_nodes(m, _rank_bound(v.get("differences"), m)) * max(1, len(refuted))
     return total
+
+
+def _readout_heights(readout, m: int) -> list[int]:
+    """H_f(p) for p = 0..m: eps's height (affine) or row p's (free), plus log m."""
+    ro = readout if isinstance(readout, dict) else {}
+    if ro.get("type") == "free" and isinstance(ro.get("table"), list):
+        table = ro["table"]
+        return [sum(row_height(table[p] if p < len(table) else [])) + m.bit_length() for p in range(m + 1)]
+    return [sum(row_height([ro.get("eps")])) + m.bit_length()] * (m + 1)
+
+
+def _flint_units(differences, m: int, limits: Limits) -> int | None:
+    """The FLINT route's units (LF5), or None when check() skips it: m <= min(8, rank_m),
+    and the cost fits a third of the budget.  Measured on 256 x 256 matrices: full rank
+    ~ T^3 x words / 8; rank rho < T, fraction-free (entries grow to rho x bits):
+    T^2 rho x^1.5 / 70 with x = rho x words (64-bit rho = 37: 0.55 s, 1024-bit: 34 s)."""
+    if m > min(FLINT_M, limits.rank_m):
+        return None
+    T = 2**m
+    words = (sum(row_height(differences)) + m) // 64 + 1
+    rho = _rank_bound(differences, m)
+    x = max(1, rho * words)
+    units = T**3 * words // 8 if rho >= T else T * T * rho * x * isqrt(x) // 70
+    return units if units <= limits.work_budget // 3 else None
+
+
+def _motzkin_units(refuted, m: int, n: int) -> int:
+    """One refuted support's Motzkin combination: the multipliers y are brought to their
+    common denominator L (height: largest numerator + the distinct denominators), then
+    every row's n (m + 1) coefficients are added as integers of that height + m + 16."""
+    mults = refuted.get("multipliers") if isinstance(refuted, dict) else None
+    if not isinstance(mults, list):
+        return 0
+    ys = [x.get("y") for x in mults if isinstance(x, dict)]
+    num, den = row_height(ys)
+    h = num + den + m + 16
+    return len(mults) * ((n + 1) * (m + 1) * (4 + lin(h)) + 2 * mul2(den, h) + 30)
 
 
 def _rank_bound(differences, m: int) -> int:
@@ -374,7 +423,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     least = ""
     if doc.has("minimality"):
         least = f"; the least rank of the family ({_check_minimality(head, doc, nonneg, rank, limits, routes)})"
-    ro = f"affine readout (eps = {rat(head.eps)})" if head.readout == "affine" else f"free level readout (dv = {doc['readout']['value_dim'].value})"
+    ro = f"affine readout (eps = {rat(head.eps)})" if head.readout == "affine" else f"free level readout (dv = {head.dv})"
     summary = (
         f"level family (m={head.m}, n={head.n}): {head.basis} basis, {ro}, {rank} {'nonnegative' if nonneg else 'signed'} features "
         f"solve Min-IP at every position of every length-{head.n} input, worst error {rat(worst)} < 1/2{least}"

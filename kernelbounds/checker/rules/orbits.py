@@ -26,6 +26,7 @@ from ..common import Outcome, expect_equal, rat, require_version
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
+from ..text import show
 from .chains import MAX_K, SCOPE, constant_weight_row_count, least_rank, placements, read_schedules
 from .linear import echelon, in_span, independent
 
@@ -284,7 +285,7 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Out
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs (closed form per orbit)")
     shown = rat(x) if len(rat(x)) < 80 else "..."
     routes = [
-        f"code {name}: {what}; {len(perms)} permutations, each an automorphism",
+        f"code {show(name)}: {what}; {len(perms)} permutations, each an automorphism",
         f"orbits (the checker's closure): {len(orbits)}, sizes {[s for s, _ in orbits]}; one row histogram of N = {big_n} popcounts each",
         f"chain products over the ordered pairs {dict(sorted(products.items()))}",
         f"L3 (per-entry): k = {k}, N^2/(N+S_k) = {float(x):.6g} (exactly {shown}), so r >= {bound}",
@@ -292,6 +293,6 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Out
     ]
     summary = (
         f"lower bound (m={m}, n={n}, {variant}): {SCOPE[variant]} that solves the {count}-input witness family "
-        f"of the {big_n} words of {name} has feature rank r >= {bound} (upper bound 2^{m})"
+        f"of the {big_n} words of {show(name)} has feature rank r >= {bound} (upper bound 2^{m})"
     )
     return Outcome(summary, routes, version=2)
