@@ -167,6 +167,7 @@ class Upper:
     lower: int = field(repr=False, default=1)
     detail: str = field(repr=False, default="")
     rebuild: str | None = field(repr=False, default=None)
+    least_of_family: str | None = field(repr=False, default=None)
     _side: object = field(default=None, repr=False, compare=False)
 
     @property
@@ -193,7 +194,7 @@ def upper(m: int, n: int, nonnegative: bool = False) -> Upper:
 
     a = bounds(m, n)
     s = a.upper_nonnegative if nonnegative else a.upper
-    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s)
+    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s.least_of_family, s)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ class Side:
     detail: str = ""
     rebuild: str | None = None
     code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
+    least_of_family: str | None = None  # upper: the minimality file proving no cheaper head of its family exists
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
@@ -67,6 +68,7 @@ class Side:
             "nonnegative_features": self.nonnegative_features,
             "detail": self.detail,
             "rebuild": self.rebuild,
+            "least_of_family": self.least_of_family,
         }
 
     def certificate_document(self) -> dict:
@@ -171,8 +173,14 @@ def committed(directory: str | None = None) -> tuple[Known, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def _read_text(filename: str) -> str:
+    return (certificates_dir() / filename).read_text()
+
+
 def _read(filename: str) -> dict:
-    return json.loads((certificates_dir() / filename).read_text())
+    """A committed file, parsed anew (callers may keep or change the dict)."""
+    return json.loads(_read_text(filename))
 
 
 # A lower bound for the variant of the key holds for the variants listed (THEORY L5, §1):
@@ -344,8 +352,36 @@ def _upper_candidates(m: int, n: int) -> list[Side]:
 def upper(m: int, n: int, nonnegative: bool = False) -> Side:
     """The best certified upper bound on r*(m, n), with any features or (nonnegative=True)
     with nonnegative features (THEORY §2)."""
+    from dataclasses import replace
+
     cands = [s for s in _upper_candidates(m, n) if s.nonnegative_features or not nonnegative]
-    return cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    proof = _least_of_family(best, m, n, nonnegative)
+    return replace(best, least_of_family=proof) if proof else best
+
+
+def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | None:
+    """The committed level-family-minimality file (THEORY U4' "Minimality") whose chain bound
+    at m equals this complement-basis, affine-readout side's rank: then no head of that
+    family (g >= 0 for the nonnegative column, any g otherwise) has a smaller rank."""
+    if side.theory != "U4" or side.certificate is None:
+        return None
+    doc = _read(side.certificate)
+    if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
+        return None
+    name = f"minimality-{'nonnegative' if nonnegative else 'any'}-n{n}.json"
+    root = certificates_dir()
+    if root is None or not (root / name).is_file():
+        return None
+    for row in _minimality_rows(name):
+        if row["m"] == m:
+            return name if row["bound"] == side.value else None
+    return None
+
+
+@lru_cache(maxsize=32)
+def _minimality_rows(name: str) -> tuple:
+    return tuple(_read(name)["claims"]["chain_bounds"])
 
 
 # ---------------------------------------------------------------- the answer
@@ -377,14 +413,14 @@ def _row(job: tuple[int, tuple[int, ...], str]) -> list[Answer]:
     return [bounds(m, n, variant) for n in ns]
 
 
-def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None) -> list[Answer]:
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None) -> list[Answer]:
     """bounds(m, n) for every m in ms and n in ns (m-major order); the cells of one m run
-    together, large m first, in `jobs` processes (or on `executor`); the answers do not
-    depend on how they were computed."""
+    together, large m first, in `jobs` processes, on a concurrent.futures `executor` or on a
+    Dask `scheduler` (parallel.pmap); the answers do not depend on how they were computed."""
     from .parallel import pmap
 
     order = [m for m in sorted(ms, reverse=True) if any((m, n, variant) not in _ANSWERS for n in ns)]
-    for answers in pmap(_row, [(m, tuple(ns), variant) for m in order], jobs):
+    for answers in pmap(_row, [(m, tuple(ns), variant) for m in order], jobs, executor=executor, scheduler=scheduler):
         for a in answers:
             _ANSWERS.setdefault((a.m, a.n, a.variant), a)  # computed in a worker: keep it here too
     return [bounds(m, n, variant) for m in ms for n in ns]

@@ -47,6 +47,13 @@ def _upper(m: int, n: int, nonnegative: bool) -> Entry:
     return Entry(levelfamily.filename(m, n, nonnegative), lambda: levelfamily.least_certificate(m, n, nonnegative))
 
 
+def _minimality(n: int, nonnegative: bool) -> Entry:
+    """THEORY U4' "Minimality": the chain bound of the complement-basis affine family, every m <= 64."""
+    from .upperbounds import minimality
+
+    return Entry(minimality.filename(n, nonnegative), lambda: minimality.certificate(n, nonnegative))
+
+
 UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
 
 
@@ -141,6 +148,7 @@ def entries() -> list[Entry]:
     out += [_lower(24, n) for n in (6, 7, 8)]
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
+    out += [_minimality(n, nonneg) for n in range(3, 9) for nonneg in (True, False)]
     out += _exact_small()
     out += _sign_rank()
     out += [_construction("tensor", 64, n) for n in (5, 6)]  # n = 6: 131M classes, ~25 s of CPU (issue 20: estimate 39 s)
@@ -176,9 +184,10 @@ class Comparison:
         return self.problems == 0
 
 
-def _regenerate(job: tuple[int, str]) -> Regenerated:
-    """Build entry `index`, write it to a temporary file, check that file, compare bytes."""
-    index, target = job
+def _regenerate(index: int) -> tuple[str, str, Verdict, int | str, int | str]:
+    """Build entry `index`, write it to a temporary file and check that file: (filename,
+    text, verdict, m, n).  The comparison with the committed bytes happens in the caller,
+    so a worker on another machine needs no checkout."""
     entry = entries()[index]
     doc = entry.build()
     text = canonical_json(doc)
@@ -186,16 +195,19 @@ def _regenerate(job: tuple[int, str]) -> Regenerated:
         fresh = Path(tmp) / entry.filename
         write_atomic(fresh, text)
         verdict = check_file(str(fresh))
-    committed = Path(target) / entry.filename
-    same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
-    return Regenerated(entry.filename, verdict, same, doc.get("m", ""), doc.get("n", ""))
+    return entry.filename, text, verdict, doc.get("m", ""), doc.get("n", "")
 
 
-def compare(target: str | Path, jobs: int | None = None) -> Comparison:
+def compare(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> Comparison:
     """Regenerate every entry, check it with the independent checker and compare it with
-    the committed file in target; the result does not depend on jobs."""
-    rows = pmap(_regenerate, [(i, str(target)) for i in range(len(entries()))], jobs)
+    the committed file in target; the result does not depend on jobs or the scheduler
+    (kernelbounds.parallel: a Dask scheduler address, or None for local processes)."""
     target = Path(target)
+    rows = []
+    for filename, text, verdict, m, n in pmap(_regenerate, range(len(entries())), jobs, scheduler=scheduler):
+        committed = target / filename
+        same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
+        rows.append(Regenerated(filename, verdict, same, m, n))
     extra = sorted({p.name for p in target.glob("*.json")} - {r.filename for r in rows}) if target.is_dir() else []
     return Comparison(rows, extra)
 
@@ -205,11 +217,13 @@ def _build(index: int) -> tuple[str, str]:
     return entry.filename, canonical_json(entry.build())
 
 
-def write(target: str | Path, jobs: int | None = None) -> int:
-    """(Re)write every entry into target (atomically, file by file); returns the count."""
+def write(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> int:
+    """(Re)write every entry into target (atomically, file by file); returns the count.
+    The entries are built by kernelbounds.parallel.pmap (jobs processes, or a Dask scheduler)
+    and written here."""
     target = Path(target)
     target.mkdir(parents=True, exist_ok=True)
-    built = pmap(_build, range(len(entries())), jobs)
+    built = pmap(_build, range(len(entries())), jobs, scheduler=scheduler)
     for filename, text in built:
         write_atomic(target / filename, text)
     return len(built)

@@ -1,19 +1,41 @@
-"""A process pool whose results do not depend on the number of workers.
+"""A parallel map whose results do not depend on where it runs.
 
-``pmap(fn, items, jobs)`` returns ``[fn(x) for x in items]`` in the order of items;
-with jobs = 1 (or a single item) it runs in this process.  fn must be a module-level
-function and items picklable.  Searches and table rows reuse it.
+``pmap(fn, items, jobs)`` returns ``[fn(x) for x in items]`` in the order of items, computed
+by one of:
+
+- this process (jobs = 1, or a single item);
+- a ``ProcessPoolExecutor`` of ``jobs`` processes (the default: all cores);
+- any ``concurrent.futures.Executor`` the caller passes (``executor=``), which it keeps
+  owning (pmap neither starts nor shuts it down);
+- a Dask cluster (``scheduler=ADDRESS``, the optional extra ``kernelbounds[dask]``): the
+  address of a running ``dask.distributed`` scheduler (``tcp://host:8786``), or ``local``
+  for a ``LocalCluster`` of ``jobs`` worker processes on this machine, started and stopped
+  around the call.
+
+fn must be a module-level function and items picklable (Dask workers import fn by name, so
+they need kernelbounds installed).  Every item is submitted, and results are collected in
+item order, so the list is the same whatever the executor: the table over m <= 64, n <= 8
+(the job that can outgrow one machine) gives the same rows on a laptop and on a cluster.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+LOCAL = "local"  # the scheduler "address" that starts a LocalCluster for the call
+CONNECT_SECONDS = 20  # how long to wait for a remote scheduler before giving up
+
+
+class SchedulerError(RuntimeError):
+    """The Dask executor cannot be used: the extra is not installed, or the scheduler does
+    not answer.  The message says which, in one line, for the CLI."""
 
 
 def default_jobs() -> int:
@@ -24,11 +46,54 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def pmap(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None) -> list[R]:
-    """[fn(x) for x in items], computed by up to `jobs` processes (default: all cores)."""
+def pmap(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None, *, executor: Executor | None = None, scheduler: str | None = None) -> list[R]:
+    """[fn(x) for x in items]: in this process, a process pool of up to `jobs` workers
+    (default: all cores), the caller's `executor`, or a Dask `scheduler` (see the module)."""
     items = list(items)
+    if executor is not None and scheduler is not None:
+        raise ValueError("give an executor or a scheduler address, not both")
+    if executor is not None:
+        return run_on(executor, fn, items)
+    if scheduler is not None:
+        with dask_executor(scheduler, jobs) as ex:
+            return run_on(ex, fn, items)
     jobs = min(jobs or default_jobs(), len(items))
     if jobs <= 1:
         return [fn(x) for x in items]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(fn, items, chunksize=1))
+
+
+def run_on(executor: Executor, fn: Callable[[T], R], items: list[T]) -> list[R]:
+    """Submit every item, then collect the results in item order (an exception of fn is
+    raised here, for the first failing item in order)."""
+    futures = [executor.submit(fn, x) for x in items]
+    return [f.result() for f in futures]
+
+
+@contextmanager
+def dask_executor(address: str, jobs: int | None = None) -> Iterator[Executor]:
+    """A ``concurrent.futures.Executor`` over a Dask cluster: the scheduler at `address`, or
+    a LocalCluster of `jobs` single-threaded worker processes for ``local``.  The client
+    (and a local cluster) are closed on exit."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise SchedulerError("the Dask executor needs the optional extra: pip install 'kernelbounds[dask]'") from None
+    cluster = None
+    try:
+        if address == LOCAL:
+            cluster = LocalCluster(n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster, set_as_default=False)
+        else:
+            client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise SchedulerError(f"cannot reach the Dask scheduler {address!r}: {exc}") from None
+    try:
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

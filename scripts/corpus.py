@@ -107,6 +107,7 @@ def main() -> None:
     ):
         add("limits", name, json.loads((certs / source).read_text()), 3, "", attack)
         guarded.append((f"limits/{name}.json", limit))
+    _minimality(add, edit)
 
     if ROOT.exists():
         shutil.rmtree(ROOT)
@@ -162,6 +163,25 @@ def _level_family_at_scale(add, edit) -> None:
     add("incorrect", "level-family-extreme-eps", edit(doc, lambda d: d["readout"].update(eps="1/2")), 1, "/claims/worst_error", "LF3x: eps = 1/2, so some extreme class errs by >= 1/2")
     add("incorrect", "level-family-extreme-chain-broken", edit(doc, lambda d: d["differences"].__setitem__(top, "1")), 1, "/claims/worst_error", f"LF3x: g_{top} = 1, the chain's last term too small for the classes beyond its predecessor's reach")
     add("limits", "level-family-extreme-m4000", edit(doc, lambda d: d.update(m=4000)), 3, "", "m = 4000 with LF3x: the (m+1)(m+2)/2 extreme classes and the O(m^2) weights are over work_budget")
+
+
+def _minimality(add, edit) -> None:
+    """Kind level-family-minimality (format v2, issue 22): n = 3, g >= 0, m <= 16, and its attacks."""
+    from kernelbounds.upperbounds import minimality
+
+    doc = minimality.certificate(3, True, 16)
+
+    def bump(d):
+        d["prefixes"][3]["refutation"][0]["y"] = str(int(d["prefixes"][3]["refutation"][0]["y"]) + 1)
+
+    add("correct", "minimality-nonnegative-n3-m16", doc, 0, "", "none: a valid certificate (reach table L(k), k = 0..3, chain bound 593 at m = 16)")
+    add("incorrect", "minimality-multiplier", edit(doc, bump), 1, "/prefixes/3/refutation", "one Motzkin multiplier changed: the combination is no longer >= 0")
+    add("incorrect", "minimality-reach-too-low", edit(doc, lambda d: d["prefixes"][2].update(reach=8)), 1, "/prefixes/2/refutation/2/class/0", "L(2) claimed 8: the refutation uses a class with p = 10 > 8 + 1")
+    add("incorrect", "minimality-bound", edit(doc, lambda d: d["claims"]["chain_bounds"][15].update(bound=594)), 1, "/claims/chain_bounds/15/bound", "the chain bound at m = 16 one too high")
+    add("incorrect", "minimality-chain-link", edit(doc, lambda d: d["claims"]["chain_bounds"][15].update(chain=[0, 1, 3, 16])), 1, "/claims/chain_bounds/15/chain/3", "a chain link j = 16 > L(3) + 1 = 15")
+    add("incorrect", "minimality-witness", edit(doc, lambda d: d["prefixes"][3]["witness"].__setitem__(0, "1000000000")), 1, "/prefixes/3/witness", "a witness that no longer solves at its reach")
+    add("malformed", "minimality-basis", edit(doc, lambda d: d.update(basis="subset")), 2, "/basis", "the subset basis (only the complement-basis affine family is covered)")
+    add("limits", "minimality-max-m", edit(doc, lambda d: d["claims"].update(max_m=5000)), 3, "", "max_m = 5000: the work estimate (the dynamic program, max_m^3 steps) is over work_budget")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from fractions import Fraction
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
 from ..checker.limits import parse_overrides
-from ..parallel import default_jobs
+from ..parallel import LOCAL, SchedulerError, default_jobs
 
 CONTRADICTION = 5  # exit code: an exact check contradicts the theory (THEORY.md)
 VARIANTS = ["position-independent", "position-dependent", "causal"]
@@ -148,3 +148,23 @@ def read_input(path: str) -> str:
 def jobs_option(parser) -> None:
     """--jobs N: worker processes (default: all cores); results do not depend on N."""
     parser.add_argument("--jobs", type=positive("--jobs", 1, 256), default=default_jobs(), metavar="N", help="worker processes, 1..256 (default: all cores); the output does not depend on N")
+
+
+def scheduler_option(parser) -> None:
+    """--scheduler ADDRESS: run the parallel work on a Dask cluster (kernelbounds[dask])."""
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help=f"run the work on a dask.distributed scheduler (tcp://HOST:8786), or '{LOCAL}' for a LocalCluster of --jobs workers; needs pip install 'kernelbounds[dask]'; the output does not depend on it",
+    )
+
+
+def scheduled(call):
+    """Run call(); a Dask executor that cannot be used (extra missing, scheduler unreachable)
+    becomes a UserError (one line, exit 2)."""
+    try:
+        return call()
+    except SchedulerError as exc:
+        raise UserError(str(exc)) from None
+

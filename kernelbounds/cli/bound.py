@@ -43,6 +43,8 @@ def register(sub) -> None:
 def _side_line(name: str, side: dict) -> str:
     where = f"certificate {side['certificate']}" if side["certificate"] else (f"rebuild: {side['rebuild']}" if side["rebuild"] else "no certificate needed")
     note = f"; {side['detail']}" if side["detail"] else ""
+    if side.get("least_of_family"):
+        note += f"; least rank of its family (complement basis, affine readout), proved by {side['least_of_family']}"
     return f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}"
 
 

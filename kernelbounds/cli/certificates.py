@@ -6,14 +6,14 @@ import sys
 from pathlib import Path
 
 from .. import catalog
-from ._common import UserError, emit_json, jobs_option
+from ._common import UserError, emit_json, jobs_option, scheduled, scheduler_option
 
 HELP = """Regenerate the committed certificate set (kernelbounds/catalog.py), check every file
 with the independent checker and compare it byte for byte with the file in DIR; with
 --write, (re)write the set into DIR instead.  Takes a few minutes (--jobs processes)."""
 
 EPILOG = """exit codes: 0 every file valid and byte-identical, 1 some file differs, is invalid or
-stale, 2 DIR missing (without --write) or unwritable, 4 internal error.
+stale, 2 DIR missing (without --write) or unwritable, or --scheduler unusable, 4 internal error.
 example: kernelbounds certificates certificates --json"""
 
 
@@ -23,6 +23,7 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per certificate (JSON Lines), then a summary object")
     p.add_argument("--write", action="store_true", help="(re)write the set into DIR instead of verifying it")
     jobs_option(p)
+    scheduler_option(p)
     p.set_defaults(func=run)
 
 
@@ -31,9 +32,10 @@ def run(args) -> int:
     if not args.write and not target.is_dir():
         raise UserError(f"{target}: no such folder (use --write to create the set there)")
     if args.write:
-        print(f"wrote {catalog.write(args.dir, args.jobs)} certificates to {args.dir}")
+        count = scheduled(lambda: catalog.write(args.dir, args.jobs, scheduler=args.scheduler))
+        print(f"wrote {count} certificates to {args.dir}")
         return 0
-    result = catalog.compare(args.dir, args.jobs)
+    result = scheduled(lambda: catalog.compare(args.dir, args.jobs, scheduler=args.scheduler))
     if args.json:
         for r in result.rows:
             v = r.verdict

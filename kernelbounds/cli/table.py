@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import report
-from ._common import VARIANTS, UserError, emit_json, jobs_option, positive, span
+from ._common import VARIANTS, UserError, emit_json, jobs_option, positive, scheduled, scheduler_option, span
 
 HELP = """Print lower <= r* <= upper for every m and n in the ranges: the hub's answer
 (kernelbounds.bounds, the same as `bound`, `upper` and the API): the best certified lower
@@ -25,6 +25,7 @@ def register(sub) -> None:
     p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
     p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
     jobs_option(p)
+    scheduler_option(p)
     p.set_defaults(func=run)
 
 
@@ -42,7 +43,7 @@ def run(args) -> int:
             report.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    rows = report.table(args.m, args.n, args.variant, jobs=args.jobs)
+    rows = scheduled(lambda: report.table(args.m, args.n, args.variant, jobs=args.jobs, scheduler=args.scheduler))
     if fmt == "json":
         for r in rows:
             emit_json(report.row_dict(r) | {"variant": args.variant})

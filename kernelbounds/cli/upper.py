@@ -59,10 +59,10 @@ def run(args) -> int:
         return 0
     b = api.bound(args.m, args.n)
     print(f"m = {args.m}, n = {args.n}: {b.lower} <= r* <= {b.upper}{'  (exact)' if b.exact else ''}  (2^m = {2**args.m})")
+    from .bound import _side_line
+
     for name, side in (("any features", b.sides["upper"]), ("nonnegative features", b.sides["upper_nonnegative"])):
-        where = f"certificate {side['certificate']}" if side["certificate"] else f"rebuild: {side['rebuild']}"
-        note = f"; {side['detail']}" if side["detail"] else ""
-        print(f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}")
+        print(_side_line(name, side))
     if args.output:
         print(f"certificate: {args.output}")
     return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, crossing, explicit, levelfamily, lowerbound, orthant, rank, rankone, transcript
+from . import construction, crossing, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankone, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
@@ -17,6 +17,7 @@ REGISTRY: dict[str, ModuleType] = {
     "explicit-head": explicit,
     "rank-one-infeasible": rankone,
     "level-family": levelfamily,
+    "level-family-minimality": levelminimality,
     "lower-bound": lowerbound,
     "orthant": orthant,
     "rank": rank,
