@@ -275,6 +275,20 @@ def test_restriction_of_a_scale_certificate_checks():
     assert v.ok, v.render()
 
 
+@pytest.mark.parametrize("name,m", [("upper-nonnegative-m16-n3.json", 11), ("upper-any-m12-n5.json", 7), ("upper-any-m24-n3.json", 17)])
+def test_restriction_through_extreme_classes_is_the_enumerated_one(name, m):
+    """levelfamily.restrict sends complement-basis affine files to extreme.restrict; the
+    document equals the one built by enumerating every class (levelfamily.certificate)."""
+    from kernelbounds.upperbounds import levelfamily as lf
+
+    doc = json.loads((ROOT / "certificates" / name).read_text())
+    assert doc["basis"] == "complement" and doc["readout"]["type"] == "affine"
+    g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
+    fam = lf.LevelFamily("complement", "affine", False)
+    enumerated = lf.certificate(lf.Found(fam, m, doc["n"], tuple(sorted(g)), g, Fraction(doc["readout"]["eps"]), None))
+    assert lf.restrict(doc, m) == enumerated
+
+
 def test_lf3x_is_not_used_outside_its_family():
     from kernelbounds.checker.rules import extremeclasses
 

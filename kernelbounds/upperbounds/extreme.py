@@ -197,15 +197,18 @@ def certificate(g: dict[int, Fraction], eps: Fraction, worst: Fraction, m: int, 
 def restrict(doc: dict, m: int) -> dict:
     """A complement-basis, affine-readout `level-family` certificate restricted to
     m <= doc's m bits (tokens whose top bits are 0): g_j with j <= m is kept (C(x, j) = 0
-    for x <= m < j, and the classes at m are a subset of those at doc's m), and eps and the
-    worst error are re-derived over the extreme classes, O(m^2) at every n (for the hub;
-    levelfamily.restrict enumerates every class).  A minimality section is dropped."""
+    for x <= m < j, and the classes at m are a subset of those at doc's m, so doc's eps
+    still works) and the worst error is re-derived over the extreme classes, O(m^2) at
+    every n; the same document as levelfamily.restrict, which enumerates every class.
+    A minimality section is dropped."""
     if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
         raise ValueError("extreme.restrict needs a complement-basis, affine-readout certificate")
     if not 1 <= m <= doc["m"]:
         raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
+    n, eps = doc["n"], Fraction(doc["readout"]["eps"])
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
-    found = decide(g, m, doc["n"], "restriction")
-    if found is None:  # impossible for a valid certificate: its classes include these
+    v = verdict(g, m, n)
+    if not v.ok or not 0 < eps < v.room:  # impossible for a valid certificate: its classes include these
         raise ValueError(f"the restriction to m = {m} fails the exact class check")
-    return found.certificate()
+    worst, _ = _worst(kernel(integral(g), m), m, n, eps)
+    return certificate(g, eps, worst, m, n)
