@@ -57,6 +57,14 @@ def _minimality(n: int, nonnegative: bool) -> Entry:
 UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
 
 
+def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
+    """Issue 22 (THEORY U4'): the explicit chain (g >= 0) or the stored prefix-search answer
+    (any g), replayed through the exact extreme-class check (upperbounds/replay.py)."""
+    from .upperbounds import replay
+
+    return Entry(levelfamily.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
+
+
 def _rank_one_head(m: int, n: int) -> Entry:
     from .upperbounds import rankone as farkas
     from .upperbounds import generalheads
@@ -144,6 +152,9 @@ def entries() -> list[Entry]:
     out += _exact_small()
     out += _sign_rank()
     out += [_construction("tensor", 64, n) for n in (5, 6)]  # n = 6: 131M classes, ~25 s of CPU (issue 20: estimate 39 s)
+    from .upperbounds.replay import CELLS
+
+    out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
     return out
 
 

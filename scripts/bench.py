@@ -21,6 +21,7 @@ import sys
 import time
 from fractions import Fraction
 from itertools import combinations_with_replacement
+from math import comb
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -479,12 +480,88 @@ ROWS = [
     ("check_explicit_m8", "check explicit-head m = 8, n = 3, rank 37 (928 KB)", "< 60 s", None, False),
     ("worst_error_m8", "exact worst error of that head (generator)", "-", None, False),
     ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
+    ("exact_check_m32_n3", "exact extreme-class check of the m = 32, n = 3 answer (anchor)", "-", None, False),
+    ("search_m32_n3", "prefix search m = 32, n = 3 (signed)", "<= 1,000,000", "exact_check_m32_n3", False),
+    ("exact_check_m64_n3", "exact extreme-class check of the m = 64, n = 3 answer (anchor)", "-", None, False),
+    ("search_m64_n3", "prefix search m = 64, n = 3 (signed)", "< 300 s, rank < 2^40", "exact_check_m64_n3", False),
+    ("search_nonnegative_m64_n3", "prefix search m = 64, n = 3 (g >= 0)", "< 300 s, rank < 2^43", "exact_check_m64_n3", False),
+    ("literal_classes_m64_n3", "the m = 64, n = 3 answer over all C(67, 3) classes, Fractions (anchor)", "-", None, False),
+    ("check_upper_m64_n3", "check upper-any-m64-n3.json (LF3x, 2145 extreme classes)", "< 60 s", "literal_classes_m64_n3", False),
     ("table_m4_64", "table --m 4..64 --n 3..8 (one process; the hub)", "< 120 s", None, True),
     ("families_m20", "upper: every U4 level family m = 20, n = 3 (least rank, 2 processes)", "< 300 s", None, True),
     ("evaluate_m24_rank64", "evaluate: rank-64 head on the m = 24, n = 3 family (13.3 M inputs)", "< 120 s", None, True),
     ("sympy_rank_m7", "rank: sympy Matrix.rank, tensor m = 7", "-", "bare_fmpz_m12", True),
     ("numpy_float_rank_m12", "rank: numpy float matrix_rank, tensor m = 12 (not exact)", "-", "bare_fmpz_m12", True),
 ]
+
+
+# ----------------------------------------------------------------- issue 22: the complement basis at scale
+
+
+def _stored(m: int, n: int):
+    from kernelbounds.upperbounds import replay
+
+    return replay.stored(m, n)
+
+
+def job_exact_check_m32_n3():
+    """The exact class check alone (extreme classes) on the m = 32 answer: the anchor of the search."""
+    from kernelbounds.upperbounds import extreme
+
+    g = _stored(32, 3).g
+    return lambda: f"worst error {float(extreme.verdict(g, 32, 3).worst):.6f} (extreme.verdict, 561 classes)"
+
+
+def job_exact_check_m64_n3():
+    from kernelbounds.upperbounds import extreme
+
+    g = _stored(64, 3).g
+    return lambda: f"worst error {float(extreme.verdict(g, 64, 3).worst):.6f} (extreme.verdict, 2145 classes)"
+
+
+def _search(m: int, n: int, nonnegative: bool = False):
+    from kernelbounds.upperbounds import prefix
+
+    def run():
+        found = prefix.search(m, n, nonnegative=nonnegative)
+        return f"rank {found.rank:,} = 2^{found.rank.bit_length() - 1}+, support {list(found.support)}, {found.stats['nodes']} prefixes, {found.stats['lps']} LPs"
+
+    return run
+
+
+def job_search_m32_n3():
+    return _search(32, 3)
+
+
+def job_search_m64_n3():
+    return _search(64, 3)
+
+
+def job_search_nonnegative_m64_n3():
+    return _search(64, 3, nonnegative=True)
+
+
+def job_literal_classes_m64_n3():
+    """The anchor of the m = 64 check: every one of the C(67, 3) level classes (O(m^3)) of the
+    committed signed m = 64 answer, one Fraction per class, as LF3 would."""
+    g = _stored(64, 3).g
+    eps = _stored(64, 3).eps
+    h = [sum(v * comb(x, j) for j, v in g.items()) for x in range(65)]
+
+    def run():
+        worst = Fraction(0)
+        for p in range(65):
+            for levels in combinations_with_replacement(range(p + 1), 2):
+                ls = (p, *levels)
+                w = [h[p - l] for l in ls]
+                worst = max(worst, abs(sum(wi * (l - Fraction(1, 2) + eps) for wi, l in zip(w, ls)) / sum(w) - min(ls)))
+        return f"worst error {float(worst):.6f} over 47,905 classes"
+
+    return run
+
+
+def job_check_upper_m64_n3():
+    return _check("upper-any-m64-n3.json")
 
 
 def _cpu() -> float:

@@ -97,6 +97,7 @@ def main() -> None:
             add("limits", f"bomb-{name}", data, 3, "", f"work bomb ({name}): refused by the work estimate before any work")
 
     _level_family(add, edit)
+    _level_family_at_scale(add, edit)
     guarded = []  # issue 20: the runtime guard, under smaller limits (MANIFEST "limits")
     add("limits", "bomb-level-family-lcm-heights", hostile.level_family_lcm_bomb(), 3, "", "issue 20: 17 differences with distinct 600-digit denominators (short strings, but w(d) has the height of their lcm): refused by the work estimate")
     certs = ROOT.parents[1] / "certificates"
@@ -148,6 +149,20 @@ def _level_family(add, edit) -> None:
     add("malformed", "level-family-version-1", edit(free, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind level-family in a file declaring version 1")
     add("malformed", "level-family-bad-basis", edit(free, lambda d: d.update(basis="power")), 2, "/basis", "an unknown feature basis")
     add("limits", "level-family-too-many-classes", edit(free, lambda d: d.update(m=4000)), 3, "", "m = 4000: the work estimate (C(m+n, n) level classes) is over work_budget")
+
+
+def _level_family_at_scale(add, edit) -> None:
+    """Rule LF3x (issue 22): a complement-basis affine file at m = 64 checked through its
+    2145 extreme classes, and its attacks."""
+    from kernelbounds.upperbounds import chain
+
+    doc = chain.explicit(64, 3).certificate()
+    top = doc["claims"]["support"][-1]
+    add("correct", "level-family-extreme-m64-n3", doc, 0, "", "none: the explicit nonnegative chain at m = 64 (rule LF3x)")
+    add("incorrect", "level-family-extreme-worst-error", edit(doc, lambda d: d["claims"].update(worst_error="1/3")), 1, "/claims/worst_error", "LF3x: the worst error understated")
+    add("incorrect", "level-family-extreme-eps", edit(doc, lambda d: d["readout"].update(eps="1/2")), 1, "/claims/worst_error", "LF3x: eps = 1/2, so some extreme class errs by >= 1/2")
+    add("incorrect", "level-family-extreme-chain-broken", edit(doc, lambda d: d["differences"].__setitem__(top, "1")), 1, "/claims/worst_error", f"LF3x: g_{top} = 1, the chain's last term too small for the classes beyond its predecessor's reach")
+    add("limits", "level-family-extreme-m4000", edit(doc, lambda d: d.update(m=4000)), 3, "", "m = 4000 with LF3x: the (m+1)(m+2)/2 extreme classes and the O(m^2) weights are over work_budget")
 
 
 def _minimality(add, edit) -> None:

@@ -92,8 +92,10 @@ def test_committed_small_constructions_pass_the_exhaustive_route(m, n, signs):
 
 
 def test_every_committed_level_family_certificate_checks_fast():
+    from kernelbounds.upperbounds.replay import CELLS
+
     files = committed()
-    assert len(files) == 2 * (17 + 9 + 9)
+    assert len(files) == 2 * (17 + 9 + 9 + len(CELLS))  # issue 12's cells, then issue 22's at scale
     for path in files:
         v = check_bytes(path.read_bytes(), str(path))
         assert v.ok, v.render()

@@ -640,6 +640,10 @@ def restrict(doc: dict, m: int) -> dict:
         raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
     if m == doc["m"]:
         return doc
+    if doc["basis"] == "complement" and doc["readout"]["type"] == "affine":  # O(m^2) extreme classes (U4')
+        from . import extreme
+
+        return extreme.restrict(doc, m)
     fam = LevelFamily(doc["basis"], doc["readout"]["type"], False)
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
     ro = doc["readout"]

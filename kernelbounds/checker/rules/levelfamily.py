@@ -8,6 +8,9 @@ d = l (subset basis) or d = p - l (complement basis); the readout is F = l - 1/2
   LF2 nonnegative_features = (every g_j >= 0): the features g_|T| [T ⊆ q] and
       [T ⊆ z] or [T ∩ z = ∅] are then >= 0, and a negative g_j gives a negative entry;
   LF3 every level class: |y - t| <= worst_error, attained, and worst_error < 1/2;
+  LF3x the same numbers from the O(m^2) extreme classes (complement basis, affine readout;
+      the reduction is proved in rules/extremeclasses.py and the spec), with LF3 as a
+      second route when there are at most CROSS_CLASSES level classes;
   LF4 readout: 0 < eps < 1, or the table's shape and value_dim = sum_{i<=D} C(m, i);
   LF5 support = {j : g_j != 0}; feature_rank = kernel_rank = sum_{j in support} C(m, j)
       (A diag(g) B^T with unitriangular inclusion matrices); FLINT's exact rank of the
@@ -27,10 +30,12 @@ from ..common import Outcome, expect_equal, rat, require_version, row_height, sc
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
 from ..limits import Limits, exhaustive_inputs, frac, lin, mul2, require
+from . import extremeclasses
 
 HALF = Fraction(1, 2)
 EXPLICIT_M = 6  # build the kernel from explicit features up to this m
 FLINT_M = 8  # FLINT rank of the 2^m x 2^m kernel up to min(this, rank_m)
+CROSS_CLASSES = 10_000  # LF3x files also enumerate every level class up to this many (a second route)
 
 
 def _dist(basis: str, p: int, l: int) -> int:
@@ -51,7 +56,6 @@ class Head:
     def __init__(self, doc: Node, limits: Limits):
         self.m = m = doc["m"].int(1, limit=limits.max_m)
         self.n = n = doc["n"].int(2, limit=limits.max_n)
-        require(comb(m + n, n) <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", comb(m + n, n), limits.max_level_classes)
         self.basis = doc["basis"].str(("subset", "complement"))
         self.gnode = doc["differences"]
         self.g = [x.rational() for x in self.gnode.list(m + 1, length=m + 1)]
@@ -274,6 +278,30 @@ def _check_minimality(head: Head, doc: Node, nonneg_claim: bool, rank: int, limi
     return family
 
 
+def _full_classes(basis: str, readout: str, m: int, n: int) -> bool:
+    """Whether check() enumerates every level class (LF3): always outside LF3x's family,
+    as a second route inside it when there are at most CROSS_CLASSES (work() agrees)."""
+    return not extremeclasses.applies(basis, readout) or comb(m + n, n) <= CROSS_CLASSES
+
+
+def _worst(head: Head, limits: Limits, routes: list[str]):
+    """The worst |y - t| over every level class and a class attaining it: LF3x from the
+    extreme classes (complement basis, affine readout), and/or LF3 by enumeration."""
+    m, n = head.m, head.n
+    reduced = None
+    if extremeclasses.applies(head.basis, head.readout):
+        reduced = extremeclasses.worst(head.g, head.eps, m, n)
+        routes.append(f"extreme classes (LF3x): {extremeclasses.count(m)} classes (X, u) stand for all {comb(m + n, n)} level classes, worst error {rat(reduced[0])} at (|q|, levels) = {reduced[1]}")
+    if not _full_classes(head.basis, head.readout, m, n):
+        return reduced
+    require(comb(m + n, n) <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", comb(m + n, n), limits.max_level_classes)
+    worst, witness = head.worst_by_classes()
+    if reduced is not None and reduced[0] != worst:
+        raise RuntimeError(f"LF3x gives worst error {reduced[0]} but the {comb(m + n, n)} level classes give {worst}")  # the spec's lemma failed: exit 4
+    routes.append(f"level classes: {comb(head.m + head.n, head.n)} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
+    return worst, witness
+
+
 def work(doc: Node, limits: Limits) -> int:
     """Units (docs/soundness.md, "Cost model") from the heights of the numbers check()
     builds, before any work (issue 20): a weight w(d) = sum_j g_j C(d, j) has the height
@@ -289,7 +317,13 @@ def work(doc: Node, limits: Limits) -> int:
     m, n = min(m, limits.max_m), min(n, limits.max_n)
     h_w = sum(row_height(v.get("differences"))) + m + (m + 1).bit_length()
     rows = _readout_heights(v.get("readout"), m)
-    total = (m + 1) ** 2 * frac(h_w) + sum(comb(p + n - 1, n - 1) * (2 * n + 4) * frac(2 * (h_w + rows[p]) + 8) for p in range(m + 1))
+    ro = v.get("readout") if isinstance(v.get("readout"), dict) else {}
+    basis, readout = v.get("basis"), ro.get("type")
+    total = (m + 1) ** 2 * frac(h_w)
+    if extremeclasses.applies(basis, readout):  # LF3x (issue 22)
+        total += extremeclasses.work(m, n, h_w)
+    if _full_classes(basis, readout, m, n):  # LF3's enumeration
+        total += sum(comb(p + n - 1, n - 1) * (2 * n + 4) * frac(2 * (h_w + rows[p]) + 8) for p in range(m + 1))
     if m <= EXPLICIT_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:  # as check() decides
         h = h_w + max(rows)
         total += exhaustive_inputs(m, n) * ((3 * n + 12) * lin(h) + 2 * frac(2 * h)) + 2**m * 2**m * (2**m + 4) * lin(h)
@@ -373,12 +407,10 @@ def check(doc: Node, limits: Limits) -> Outcome:
         if wd <= 0:
             raise Invalid(doc["differences"].pointer, f"w({d}) = sum_j g_j C({d}, j) = {rat(wd)} is not > 0, and d = {d} occurs")
     nonneg = _check_signs(head, claims)  # LF2
-    # LF3
-    worst, witness = head.worst_by_classes()
+    worst, witness = _worst(head, limits, routes)  # LF3 or LF3x
     expect_equal(claims["worst_error"], claims["worst_error"].rational(), worst, "the worst error")
     if worst >= HALF:
         raise Invalid("/claims/worst_error", f"worst error {rat(worst)} >= 1/2 at level class {witness}: the head does not solve length {head.n}")
-    routes.append(f"level classes: {comb(head.m + head.n, head.n)} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
     rank = _check_ranks(head, claims, limits, routes)  # LF5
     # LF6
     if head.m <= EXPLICIT_M and exhaustive_inputs(head.m, head.n) <= limits.exhaustive_inputs:
