@@ -330,8 +330,24 @@ def _computed_upper(m: int, n: int) -> list[Side]:
     if n <= 2:
         return [Side(1, "U1 rank one", "U1", None, m, True, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2",
                      f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "rank1", m, n))]
-    return [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
+    out = []
+    if 3 <= n <= 8 and m <= 64:  # THEORY U4': the explicit nonnegative chain, closed form, exact extreme-class check
+        c = _chain(m, n)
+        out.append(Side(c.rank, "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {list(c.support)} (no LP)",
+                        f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE", _build=partial(_chain_certificate, m, n)))
+    return out + [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
                  f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
+
+
+@lru_cache(maxsize=1024)
+def _chain(m: int, n: int):
+    from .upperbounds import chain
+
+    return chain.explicit(m, n)
+
+
+def _chain_certificate(m: int, n: int) -> dict:
+    return _chain(m, n).certificate()
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:
@@ -364,10 +380,11 @@ def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | Non
     """The committed level-family-minimality file (THEORY U4' "Minimality") whose chain bound
     at m equals this complement-basis, affine-readout side's rank: then no head of that
     family (g >= 0 for the nonnegative column, any g otherwise) has a smaller rank."""
-    if side.theory != "U4" or side.certificate is None:
-        return None
-    doc = _read(side.certificate)
-    if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
+    if side.theory == "U4" and side.certificate is not None:
+        doc = _read(side.certificate)
+        if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
+            return None
+    elif side.theory != "U4'":  # the explicit chain is a complement-basis affine family by construction
         return None
     name = f"minimality-{'nonnegative' if nonnegative else 'any'}-n{n}.json"
     root = certificates_dir()
