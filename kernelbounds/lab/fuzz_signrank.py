@@ -1,0 +1,168 @@
+"""Mutation campaign for the `orthant` and `crossing` kinds (issue 23): mutants of the
+committed files (and of listed-form copies of the rule-form files) go to the checker as a
+black box (``check_bytes``); every accepted mutant is judged by the independent spec
+oracle ``lab.spec_oracle_signrank``.  A false accept is checker VALID, oracle False.
+
+Two campaigns, as in lab/fuzz.py:
+- single-field: ``fuzz.mutants`` (one field changed, claims included);
+- coordinated: ``fuzz.data_mutants`` (one datum changed, or m changed consistently), then
+  the dependent data repaired so that the mutant can be accepted at all: an orthant
+  pattern is set to the forced signs, every crossing walk is replaced by a cycle of the
+  precedence graph (found here by depth-first search), and ``fuzz.settle`` sets every
+  claimed number to what the checker derives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+from ..certificate import canonical_json
+from ..checker import check_bytes
+from . import spec_oracle_signrank as so
+from .fuzz import data_mutants, mutants, settle
+
+CERTS = Path(__file__).resolve().parents[2] / "certificates"
+
+
+def listed(doc: dict) -> dict:
+    """A rule-form orthant file written out as its listed family (more data to mutate)."""
+    queries, pairs = so.disjoint_pairs(doc["m"])
+    out = copy.deepcopy(doc)
+    out["family"] = {"queries": queries, "pairs": pairs}
+    return out
+
+
+def seeds(max_m: int = 8) -> list[dict]:
+    """The committed orthant/crossing files with m <= max_m, and listed copies of the
+    rule-form ones."""
+    docs = [json.loads(p.read_text()) for p in sorted(CERTS.glob("orthant-*.json")) + sorted(CERTS.glob("crossing-*.json"))]
+    docs = [d for d in docs if d["m"] <= max_m]
+    return docs + [listed(d) for d in docs if d["kind"] == "orthant" and "rule" in d["family"]]
+
+
+def find_walk(sets, choice: int) -> list[dict] | None:
+    """A closed walk of strict precedences for one direction choice, as CR2 steps."""
+    edges = so.precedence_graph(sets, choice)
+    colour, parent = {}, {}
+    for root in edges:
+        if colour.get(root):
+            continue
+        colour[root], stack = 1, [(root, iter(edges[root]))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                colour[node] = 2
+                stack.pop()
+            elif colour.get(nxt, 0) == 0:
+                colour[nxt], parent[nxt] = 1, node
+                stack.append((nxt, iter(edges.get(nxt, ()))))
+            elif colour[nxt] == 1:
+                path = [node]
+                while path[-1] != nxt:
+                    path.append(parent[path[-1]])
+                path.reverse()  # nxt ... node, then back to nxt
+                i = path.index(next(x for x in path if not isinstance(x, tuple)))
+                path = path[i:] + path[:i]
+                return [{"query": path[j], "pair": path[j + 1][1]} for j in range(0, len(path), 2)]
+    return None
+
+
+def repair(doc: dict) -> dict:
+    """Make the dependent data agree with a mutated datum where it can."""
+    doc = copy.deepcopy(doc)
+    try:
+        m, n = doc["m"], doc["n"]
+        if doc.get("kind") == "orthant" and "queries" in doc.get("family", {}):
+            for p in doc["family"]["pairs"]:
+                signs = [so.forced(q, p["a"], p["b"], n) for q in doc["family"]["queries"]]
+                if all(signs):
+                    p["pattern"] = "".join(signs)
+        elif doc.get("kind") == "crossing" and m <= 10 and len(doc["pairs"]) <= 10:
+            tokens = ["".join(format(x, f"0{m}b")[::-1]) for x in range(2**m)]
+            sets = [so.forced_sets(p["a"], p["b"], tokens, n) for p in doc["pairs"]]
+            for c in range(min(2 ** len(sets), len(doc["cycles"]))):
+                walk = find_walk(sets, c)
+                if walk is not None:
+                    doc["cycles"][c] = {"steps": walk}
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, so.Bad):
+        pass
+    return doc
+
+
+def _verdict(doc) -> int:
+    return check_bytes(canonical_json(doc).encode() if isinstance(doc, dict) else b"null").code
+
+
+def _judge_into(row: Counter, stats: dict, kind: str, pointer: str, doc) -> None:
+    row["accepted"] += 1
+    judged = so.judge(doc)
+    if judged is True:
+        row["true"] += 1
+    elif judged is None:
+        row["not_judged"] += 1
+    else:
+        row["false_accepts"] += 1
+        stats.setdefault("false accepts", []).append((kind, pointer))
+
+
+def single_field(total: int, seed: int = 0) -> dict:
+    """About `total` single-field mutants over the seeds (round robin)."""
+    rng = random.Random(seed)
+    streams = [(d, mutants(d, rng, total)) for d in seeds()]
+    return _run(streams, total, coordinated=False)
+
+
+def coordinated(total: int, seed: int = 0) -> dict:
+    rng = random.Random(seed)
+    streams = [(d, data_mutants(d, rng, total)) for d in seeds()]
+    return _run(streams, total, coordinated=True)
+
+
+def _run(streams, total: int, coordinated: bool) -> dict:
+    stats: dict = {}
+    made, live = 0, list(streams)
+    while live and made < total:
+        for item in list(live):
+            doc, stream = item
+            nxt = next(stream, None)
+            if nxt is None:
+                live.remove(item)
+                continue
+            made += 1
+            pointer, mutant = nxt
+            row = stats.setdefault(doc["kind"], Counter(tried=0, accepted=0, true=0, not_judged=0, false_accepts=0, exit4=0))
+            row["tried"] += 1
+            if coordinated:
+                mutant, verdict, _ = settle(repair(mutant))
+                code = verdict.code
+            else:
+                code = _verdict(mutant)
+            row["exit4"] += code == 4
+            if code == 0:
+                _judge_into(row, stats, doc["kind"], pointer, mutant)
+            if made >= total:
+                break
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--single", type=int, default=3000)
+    ap.add_argument("--coordinated", type=int, default=1500)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    for name, stats in (("single-field", single_field(args.single, args.seed)), ("coordinated", coordinated(args.coordinated, args.seed))):
+        print(name)
+        for kind, row in stats.items():
+            print(f"  {kind}: {dict(row) if isinstance(row, Counter) else row}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
