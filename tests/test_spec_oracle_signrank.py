@@ -195,3 +195,34 @@ def test_forced_sets_are_swapped_by_swapping_the_pair():
         p, n = so.forced_sets(a, b, TOKENS5, 3)
         assert so.forced_sets(b, a, TOKENS5, 3) == (n, p)
         assert not p & n
+
+
+# ----------------------------------------------------------------- mutation campaigns
+
+
+def test_find_walk_is_a_valid_cr2_walk():
+    """The campaign's cycle finder returns walks the oracle's CR2 rule accepts."""
+    from kernelbounds.lab.fuzz_signrank import find_walk
+
+    sets = [so.forced_sets(a, b, TOKENS5, 3) for a, b in THEORY_PAIRS]
+    for c in range(32):
+        walk = find_walk(sets, c)
+        assert walk is not None and so.walk_valid({"steps": walk}, c, sets, 5)
+
+
+def test_small_campaigns_have_no_false_accept():
+    from kernelbounds.lab import fuzz_signrank
+
+    for stats in (fuzz_signrank.single_field(80), fuzz_signrank.coordinated(40)):
+        assert "false accepts" not in stats
+        assert all(row["exit4"] == 0 for kind, row in stats.items() if kind in ("orthant", "crossing"))
+
+
+@pytest.mark.slow
+def test_large_campaigns_have_no_false_accept():
+    from kernelbounds.lab import fuzz_signrank
+
+    single, coord = fuzz_signrank.single_field(6000, seed=1), fuzz_signrank.coordinated(2000, seed=1)
+    for stats in (single, coord):
+        assert "false accepts" not in stats
+    assert sum(row["accepted"] for kind, row in coord.items() if kind in ("orthant", "crossing")) > 0
