@@ -226,3 +226,14 @@ def test_large_campaigns_have_no_false_accept():
     for stats in (single, coord):
         assert "false accepts" not in stats
     assert sum(row["accepted"] for kind, row in coord.items() if kind in ("orthant", "crossing")) > 0
+
+
+def test_a_listed_family_other_than_the_rule():
+    """L7 needs no disjoint pairs: queries 11000, 00110 are shattered by two pairs;
+    position-dependent at n = 4 each (query, pair) has 2 uniform inputs and 3 placements,
+    all distinct: |W| = 2 * 2 * 5 = 20."""
+    doc = {"format": "kernelbounds-certificate", "version": 2, "kind": "orthant", "m": 5, "n": 4, "variant": "position-dependent",
+           "family": {"queries": ["11000", "00110"], "pairs": [{"a": "11001", "b": "00110", "pattern": "+-"}, {"a": "11110", "b": "00001", "pattern": "++"}]},
+           "claims": {"bound": 2, "witness_inputs": 20}}
+    assert so.judge(doc) is True
+    assert so.judge(mutate(doc, lambda d: d["family"]["pairs"][1].update(b="00011"))) is False  # q_1 at d = 1: not forced
