@@ -101,6 +101,10 @@ def _verdict(doc) -> int:
 
 def _judge_into(row: Counter, stats: dict, kind: str, pointer: str, doc) -> None:
     row["accepted"] += 1
+    distinct = stats.setdefault("_seen", {}).setdefault(kind, set())
+    key = canonical_json(doc)
+    row["distinct_accepted"] += key not in distinct
+    distinct.add(key)
     judged = so.judge(doc)
     if judged is True:
         row["true"] += 1
@@ -121,6 +125,23 @@ def single_field(total: int, seed: int = 0) -> dict:
 def coordinated(total: int, seed: int = 0) -> dict:
     rng = random.Random(seed)
     streams = [(d, data_mutants(d, rng, total)) for d in seeds()]
+    return _run(streams, total, coordinated=True)
+
+
+def pair_mutants(doc: dict, rng: random.Random, limit: int):
+    """Crossing files with one or two pairs replaced by random token pairs (the walks are
+    then repaired by `coordinated`)."""
+    m, k = doc["m"], len(doc["pairs"])
+    for i in range(limit):
+        mutant = copy.deepcopy(doc)
+        for e in rng.sample(range(k), rng.choice((1, 2)) if k > 1 else 1):
+            mutant["pairs"][e] = {s: "".join(rng.choice("01") for _ in range(m)) for s in ("a", "b")}
+        yield f"/pairs (random replacement {i})", mutant
+
+
+def pairs_campaign(total: int, seed: int = 0) -> dict:
+    rng = random.Random(seed)
+    streams = [(d, pair_mutants(d, rng, total)) for d in seeds() if d["kind"] == "crossing"]
     return _run(streams, total, coordinated=True)
 
 
@@ -146,8 +167,12 @@ def _run(streams, total: int, coordinated: bool) -> dict:
             row["exit4"] += code == 4
             if code == 0:
                 _judge_into(row, stats, doc["kind"], pointer, mutant)
+            elif code in (1, 2) and so.judge(mutant) is True:  # the checker refuses a true file
+                row["false_rejects"] += 1
+                stats.setdefault("false rejects", []).append((doc["kind"], pointer))
             if made >= total:
                 break
+    stats.pop("_seen", None)
     return stats
 
 
@@ -156,8 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--single", type=int, default=3000)
     ap.add_argument("--coordinated", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pairs", type=int, default=1000)
     args = ap.parse_args(argv)
-    for name, stats in (("single-field", single_field(args.single, args.seed)), ("coordinated", coordinated(args.coordinated, args.seed))):
+    runs = (("single-field", single_field(args.single, args.seed)), ("coordinated", coordinated(args.coordinated, args.seed)),
+            ("random crossing pairs", pairs_campaign(args.pairs, args.seed)))
+    for name, stats in runs:
         print(name)
         for kind, row in stats.items():
             print(f"  {kind}: {dict(row) if isinstance(row, Counter) else row}")
