@@ -108,7 +108,7 @@ CODE_FIELDS = ("code", "code_size", "min_product", "k", "witness_inputs", "code_
 
 
 def _bound_of(answer) -> Bound:
-    details = answer.lower.code_summary() or {}
+    details = answer.lower.code or {}
     return Bound(
         answer.m, answer.n, answer.variant, answer.lower.value, answer.upper.value, answer.upper_nonnegative.value, answer.exact,
         answer.lower.method, answer.upper.method, **{f: details.get(f) for f in CODE_FIELDS},

@@ -54,13 +54,8 @@ class Side:
     nonnegative_features: bool | None = None
     detail: str = ""
     rebuild: str | None = None
+    code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-    _summary: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
-
-    def code_summary(self) -> dict | None:
-        """For a lower side proved by a code (THEORY L4): the code, its gaps and the chain
-        products (lowerbounds.assemble.summary); else None."""
-        return None if self._summary is None else self._summary()
 
     def to_json(self) -> dict:
         return {
@@ -136,6 +131,7 @@ class Known:
     variants: tuple[str, ...]
     nonnegative_features: bool | None
     support: tuple[int, ...] | None = None  # level families: the restriction closure
+    variant: str = "position-independent"  # the variant the file itself claims
 
 
 def _claim(doc: dict, filename: str) -> Known | None:
@@ -143,8 +139,8 @@ def _claim(doc: dict, filename: str) -> Known | None:
     kind, m, n, claims = doc.get("kind"), doc.get("m"), doc.get("n"), doc.get("claims", {})
     if not isinstance(m, int) or not isinstance(n, int):
         return None
-    if kind == "lower-bound":
-        return Known(filename, kind, "lower", m, n, claims["bound"], (doc["variant"],), None)
+    if kind in ("lower-bound", "orthant", "crossing"):  # L4, L7, U6: a variant each
+        return Known(filename, kind, "lower", m, n, claims["bound"], LOWER_HOLDS_FOR[doc["variant"]], None, None, doc["variant"])
     if kind == "rank-one-infeasible":  # THEORY U5: position-independent heads, full task
         return Known(filename, kind, "lower", m, n, claims["lower_bound"], ("position-independent",), None)
     if kind == "level-family":
@@ -179,14 +175,26 @@ def _read(filename: str) -> dict:
     return json.loads((certificates_dir() / filename).read_text())
 
 
+# A lower bound for the variant of the key holds for the variants listed (THEORY L5, §1):
+# a position-independent head is a position-dependent one, and a head that solves every
+# position of every input also solves the causal task (its final position); so lower bounds
+# of either variant bound the full task's r* too.  Upper bounds (position-independent heads
+# that solve every position) hold for every variant.
+LOWER_HOLDS_FOR = {
+    "position-independent": ("position-independent",),
+    "position-dependent": ("position-dependent", "position-independent"),
+    "causal": ("causal", "position-independent"),
+}
+
+
 def _known(side: str, m: int | None, n: int, variant: str) -> list[Known]:
     return [k for k in committed() if k.side == side and k.n == n and variant in k.variants and (m is None or k.m == m)]
 
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5"}  # the sign-rank kinds (L7, U6) join here
-KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas"}
+KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6"}
+KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing"}
 
 
 def _closure_note(source_m: int, m: int, side: str) -> str:
@@ -198,11 +206,10 @@ def _closure_note(source_m: int, m: int, side: str) -> str:
 def _committed_lower(m: int, n: int, variant: str) -> list[Side]:
     """Committed lower-bound claims at m' <= m, those at m first."""
     out = []
-    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, -k.m, k.filename)):
+    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.filename)):
         if k.m <= m:
-            summary = partial(_code_summary, k.filename) if k.kind == "lower-bound" else None
             out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.filename, k.m,
-                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename), _summary=summary))
+                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename)))
     return out
 
 
@@ -213,8 +220,33 @@ def _code_summary(filename: str) -> dict:
     return assemble.summary(assemble.from_certificate(_read(filename)))
 
 
+ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
+
+
 def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
-    """The code search of L4-L6 at m (THEORY §3)."""
+    """The code search of L4-L6 at m (THEORY §3) and the orthant family of L7."""
+    return _orthant_lower(m, n, variant) + _code_lower(m, n, variant)
+
+
+def _orthant_lower(m: int, n: int, variant: str) -> list[Side]:
+    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, kernels of any sign."""
+    if not (4 <= m <= ORTHANT_MAX_M):
+        return []
+    from .lowerbounds import signrank
+
+    o = signrank.orthant(m, n, variant)
+    detail = f"t = {o.bound} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o.witness_count} inputs"
+    return [Side(o.bound, KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                 _build=partial(_orthant_certificate, m, n, variant))]
+
+
+def _orthant_certificate(m: int, n: int, variant: str) -> dict:
+    from .lowerbounds import signrank
+
+    return signrank.orthant(m, n, variant).certificate()
+
+
+def _code_lower(m: int, n: int, variant: str) -> list[Side]:
     from .lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
@@ -223,7 +255,7 @@ def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
     info = assemble.describe(lb)
     detail = f"code {info['code']}: N = {info['size']}, {info['form']} form, least chain product {lb.min_product}, Hadamard power k = {lb.k}"
     return [Side(lb.bound, "codes", "L4", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 _build=partial(_code_certificate, m, n, variant), _summary=partial(_computed_summary, m, n, variant))]
+                 code=assemble.summary(lb), _build=partial(_code_certificate, m, n, variant))]
 
 
 def _code_certificate(m: int, n: int, variant: str) -> dict:
@@ -231,11 +263,6 @@ def _code_certificate(m: int, n: int, variant: str) -> dict:
 
     return assemble.any_certificate(assemble.best(m, n, variant))
 
-
-def _computed_summary(m: int, n: int, variant: str) -> dict:
-    from .lowerbounds import assemble
-
-    return assemble.summary(assemble.best(m, n, variant))
 
 
 def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
@@ -248,14 +275,20 @@ def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
     at_m = [s for s in kept if s.from_m == m]
     # a committed code certificate at (m, n, variant) is the code search's own output (the
     # catalog regenerates it byte for byte from lowerbounds.assemble.best): replay, not search
-    computed = [] if any(s.method == "codes" for s in at_m) else _computed_lower(m, n, variant)
+    own = any(k.kind == "lower-bound" and k.variant == variant for k in _known("lower", m, n, variant))
+    computed = _orthant_lower(m, n, variant) + ([] if own else _code_lower(m, n, variant))
     return at_m + computed + [s for s in kept if s.from_m != m] + [trivial]
 
 
 def lower(m: int, n: int, variant: str = "position-independent") -> Side:
     """The best certified lower bound on r*(m, n) (THEORY §3; L7, U5, U6)."""
+    from dataclasses import replace
+
     cands = _lower_candidates(m, n, variant)
-    return cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    if best.method == "codes" and best.code is None:  # a committed code file: describe its code
+        best = replace(best, code=_code_summary(best.certificate))
+    return best
 
 
 # ---------------------------------------------------------------- upper sources
@@ -270,11 +303,11 @@ def _committed_upper(m: int, n: int) -> list[Side]:
         if k.kind == "level-family":
             value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
             build = partial(_read, k.filename) if k.m == m else partial(_restricted_level_family, k.filename, m)
-            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, build))
+            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build))
         elif k.kind == "construction":  # U1's file (rank one, n <= 2)
-            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, partial(_read, k.filename)))
+            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, _build=partial(_read, k.filename)))
         else:
-            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, partial(_read, k.filename)))
+            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k.filename)))
     return out
 
 
@@ -288,9 +321,9 @@ def _computed_upper(m: int, n: int) -> list[Side]:
     """U1 for n <= 2; the explicit nonnegative chain (U4'); U2."""
     if n <= 2:
         return [Side(1, "U1 rank one", "U1", None, m, True, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2",
-                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", partial(_construction_certificate, "rank1", m, n))]
+                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "rank1", m, n))]
     return [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
-                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", partial(_construction_certificate, "tensor", m, n))]
+                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:
