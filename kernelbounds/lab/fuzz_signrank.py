@@ -24,7 +24,7 @@ from pathlib import Path
 from ..certificate import canonical_json
 from ..checker import check_bytes
 from . import spec_oracle_signrank as so
-from .fuzz import data_mutants, mutants, settle
+from .fuzz import _round_robin, data_mutants, mutants, settle
 
 CERTS = Path(__file__).resolve().parents[2] / "certificates"
 
@@ -46,31 +46,14 @@ def seeds(max_m: int = 8) -> list[dict]:
 
 
 def find_walk(sets, choice: int) -> list[dict] | None:
-    """A closed walk of strict precedences for one direction choice, as CR2 steps."""
-    edges = so.precedence_graph(sets, choice)
-    colour, parent = {}, {}
-    for root in edges:
-        if colour.get(root):
-            continue
-        colour[root], stack = 1, [(root, iter(edges[root]))]
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                colour[node] = 2
-                stack.pop()
-            elif colour.get(nxt, 0) == 0:
-                colour[nxt], parent[nxt] = 1, node
-                stack.append((nxt, iter(edges.get(nxt, ()))))
-            elif colour[nxt] == 1:
-                path = [node]
-                while path[-1] != nxt:
-                    path.append(parent[path[-1]])
-                path.reverse()  # nxt ... node, then back to nxt
-                i = path.index(next(x for x in path if not isinstance(x, tuple)))
-                path = path[i:] + path[:i]
-                return [{"query": path[j], "pair": path[j + 1][1]} for j in range(0, len(path), 2)]
-    return None
+    """A closed walk of strict precedences for one direction choice, as CR2 steps: the
+    oracle's cycle of the precedence graph, rotated to start at a query (not a hub)."""
+    path = so.find_cycle(so.precedence_graph(sets, choice))
+    if path is None:
+        return None
+    i = next(j for j, x in enumerate(path) if not isinstance(x, tuple))
+    path = path[i:] + path[:i]
+    return [{"query": path[j], "pair": path[j + 1][1]} for j in range(0, len(path), 2)]
 
 
 def repair(doc: dict) -> dict:
@@ -106,12 +89,8 @@ def _judge_into(row: Counter, stats: dict, kind: str, pointer: str, doc) -> None
     row["distinct_accepted"] += key not in distinct
     distinct.add(key)
     judged = so.judge(doc)
-    if judged is True:
-        row["true"] += 1
-    elif judged is None:
-        row["not_judged"] += 1
-    else:
-        row["false_accepts"] += 1
+    row[{True: "true", None: "not_judged", False: "false_accepts"}[judged]] += 1
+    if judged is False:
         stats.setdefault("false accepts", []).append((kind, pointer))
 
 
@@ -147,31 +126,20 @@ def pairs_campaign(total: int, seed: int = 0) -> dict:
 
 def _run(streams, total: int, coordinated: bool) -> dict:
     stats: dict = {}
-    made, live = 0, list(streams)
-    while live and made < total:
-        for item in list(live):
-            doc, stream = item
-            nxt = next(stream, None)
-            if nxt is None:
-                live.remove(item)
-                continue
-            made += 1
-            pointer, mutant = nxt
-            row = stats.setdefault(doc["kind"], Counter(tried=0, accepted=0, true=0, not_judged=0, false_accepts=0, exit4=0))
-            row["tried"] += 1
-            if coordinated:
-                mutant, verdict, _ = settle(repair(mutant))
-                code = verdict.code
-            else:
-                code = _verdict(mutant)
-            row["exit4"] += code == 4
-            if code == 0:
-                _judge_into(row, stats, doc["kind"], pointer, mutant)
-            elif code in (1, 2) and so.judge(mutant) is True:  # the checker refuses a true file
-                row["false_rejects"] += 1
-                stats.setdefault("false rejects", []).append((doc["kind"], pointer))
-            if made >= total:
-                break
+    for doc, pointer, mutant in _round_robin(streams, total):
+        row = stats.setdefault(doc["kind"], Counter(tried=0, accepted=0, true=0, not_judged=0, false_accepts=0, exit4=0))
+        row["tried"] += 1
+        if coordinated:
+            mutant, verdict, _ = settle(repair(mutant))
+            code = verdict.code
+        else:
+            code = _verdict(mutant)
+        row["exit4"] += code == 4
+        if code == 0:
+            _judge_into(row, stats, doc["kind"], pointer, mutant)
+        elif code in (1, 2) and so.judge(mutant) is True:  # the checker refuses a true file
+            row["false_rejects"] += 1
+            stats.setdefault("false rejects", []).append((doc["kind"], pointer))
     stats.pop("_seen", None)
     return stats
 

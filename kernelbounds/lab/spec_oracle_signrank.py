@@ -24,32 +24,16 @@ from __future__ import annotations
 
 from itertools import product
 
+from .spec_oracle import Bad, is_int, keys, ok  # the v1 oracle's helpers (it imports nothing from kernelbounds)
+
 MAX_T = 14  # orthant: 2^(t-1) pairs x t queries literally
 MAX_M_CROSSING = 14  # crossing: the forced sets over all 2^m tokens
 MAX_N = 64  # witness tuples are built literally
 VARIANTS = ("position-independent", "position-dependent", "causal")
 
 
-class Bad(Exception):
-    """The document is not a true, well-formed certificate."""
-
-
 class TooLarge(Exception):
     """Beyond this oracle's literal routes."""
-
-
-def ok(cond: bool) -> None:
-    if not cond:
-        raise Bad
-
-
-def is_int(x, lo=None, hi=None) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and (lo is None or x >= lo) and (hi is None or x <= hi)
-
-
-def keys(obj, required: set, optional: set = frozenset()) -> dict:
-    ok(isinstance(obj, dict) and required <= obj.keys() <= required | optional)
-    return obj
 
 
 def token(x, m: int) -> str:
@@ -210,9 +194,11 @@ def forced_sets(a: str, b: str, tokens: list[str], n: int) -> tuple[set[str], se
     return pos, neg
 
 
-def has_cycle(edges: dict[object, list[object]]) -> bool:
-    """A directed cycle in a finite graph (iterative three-colour depth-first search)."""
+def find_cycle(edges: dict[object, list[object]]) -> list[object] | None:
+    """A directed cycle of a finite graph as its list of nodes (iterative three-colour
+    depth-first search: an edge to a node still on the stack closes a cycle), or None."""
     colour: dict[object, int] = {}
+    parent: dict[object, object] = {}
     for root in edges:
         if colour.get(root):
             continue
@@ -224,12 +210,19 @@ def has_cycle(edges: dict[object, list[object]]) -> bool:
             if nxt is None:
                 colour[node] = 2
                 stack.pop()
-            elif colour.get(nxt, 0) == 1:
-                return True
             elif colour.get(nxt, 0) == 0:
-                colour[nxt] = 1
+                colour[nxt], parent[nxt] = 1, node
                 stack.append((nxt, iter(edges.get(nxt, ()))))
-    return False
+            elif colour[nxt] == 1:
+                path = [node]
+                while path[-1] != nxt:
+                    path.append(parent[path[-1]])
+                return path[::-1]  # nxt -> ... -> node -> nxt
+    return None
+
+
+def has_cycle(edges: dict[object, list[object]]) -> bool:
+    return find_cycle(edges) is not None
 
 
 def precedence_graph(sets: list[tuple[set[str], set[str]]], choice: int) -> dict[object, list[object]]:
