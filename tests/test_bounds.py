@@ -199,3 +199,15 @@ def test_testing_without_the_test_extra_names_the_extra():
     code = "import sys; sys.modules['hypothesis'] = None\ntry:\n import kernelbounds.testing\nexcept ImportError as e:\n print(e)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert "kernelbounds[test]" in out.stdout, out.stdout + out.stderr
+
+
+def test_upper_search_beyond_the_lp_limit_runs_the_prefix_search(tmp_path):
+    """Over 20,000 level classes `upper --search` runs the complement-basis prefix search
+    (THEORY U4'): its certificate checks, and it is never worse than the explicit chain."""
+    from kernelbounds.upperbounds import chain
+
+    out = tmp_path / "u.json"
+    info = _cli_json(["upper", "--m", "14", "--n", "6", "--search", "--json", "-o", str(out)])
+    assert comb(14 + 6, 6) > 20_000
+    assert info["rank"] <= chain.explicit(14, 6).rank and info["readout"] == "affine"
+    assert kb.check(out).ok and json.loads(out.read_text())["claims"]["feature_rank"] == info["rank"]
