@@ -57,6 +57,7 @@ class Verdict:
     seconds: float = 0.0
     work: int = 0  # the work estimate (0 if the file was refused before it)
     derived: object = None  # a false claim's exact derived value (for tools; see errors.Rejection)
+    claim: dict | None = None  # a valid file's claim on r*(m, n) as the rule re-derived it (common.Outcome)
 
     @property
     def ok(self) -> bool:
@@ -144,7 +145,7 @@ def _check_bytes(data: bytes, path: str, limits: Limits) -> Verdict:
         return Verdict(path, MALFORMED, kind, reason="nested too deeply", seconds=time.perf_counter() - start, work=work)
     except Exception as exc:  # a checker bug: report it, never a traceback
         return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {str(exc)[:MAX_REASON_CHARS]}", seconds=time.perf_counter() - start, work=work)
-    return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work)
+    return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work, claim=outcome.claim)
 
 
 def json_memory(data: bytes) -> int:

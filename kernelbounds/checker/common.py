@@ -54,12 +54,22 @@ def require_version(doc: Node, node: Node, version: int, what: str) -> None:
 
 
 class Outcome:
-    """What a rule proved: a one-line summary and one line per verification route."""
+    """What a rule proved: a one-line summary, one line per verification route, and the
+    claim on r*(m, n) as the rule re-derived it (``claim``: None for kinds that bound no r*).
 
-    def __init__(self, summary: str, routes: list[str] | None = None, version: int = 1):
+    ``claim`` is a JSON-able dict built only from numbers the rule itself re-derived, never
+    copied from the file unchecked: ``side`` ("lower" or "upper"), ``value`` (the bound on the
+    feature rank r), ``m``, ``n``, ``variants`` (the variants of THEORY §1/L5 it holds for,
+    sorted), ``kernels`` (the kernel classes it holds for, sorted, among "nonnegative",
+    "signed", "signed-any-denominator"), and for upper bounds ``nonnegative_features``
+    (bool) and ``support`` (a level family's support, for the restriction closure, or None).
+    The index of the committed set (the hub's only source of committed claims) records it."""
+
+    def __init__(self, summary: str, routes: list[str] | None = None, version: int = 1, claim: dict | None = None):
         self.summary = summary
         self.routes = routes or []
         self.version = version  # the least format version that has every kind and field used
+        self.claim = claim
 
 
 # ----------------------------------------------------------------- sizing for work(...)
