@@ -410,7 +410,7 @@ def load_head(source) -> TableHead:
     from .heads.tables import load
 
     if isinstance(source, TableHead):
-        return source
+        return source.validate()  # tables filled in after construction are checked here
     if isinstance(source, dict):
         return load(json.dumps(source))
     if isinstance(source, (bytes, bytearray)):

@@ -334,6 +334,7 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
     inputs (for Family.all: m <= 5) and the float pass plus exact re-checks above; True or
     False force a route.
     """
+    head.validate()  # tables filled in after construction: one-line HeadError, not a FLINT error
     if head.m != family.m:
         raise HeadError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}: build the head for m = {family.m}")
     start = time.perf_counter()
