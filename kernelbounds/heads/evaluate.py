@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 from fractions import Fraction
@@ -134,6 +135,7 @@ class Evaluation:
     certified_bound: int | None = None
     contradiction: bool = False
     l1_violations: tuple[str, ...] = ()
+    caveat: str = ""  # where the head differs from the library's forward pass (kernelbounds.adapters)
     _certificate: object = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
@@ -174,6 +176,7 @@ class Evaluation:
             "certified_bound": self.certified_bound,
             "contradiction": self.contradiction,
             "l1_violations": list(self.l1_violations),
+            "caveat": self.caveat,
             "seconds": round(self.seconds, 3),
         }
 
@@ -335,6 +338,8 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
     False force a route.
     """
     head.validate()  # tables filled in after construction: one-line HeadError, not a FLINT error
+    if head.caveat:  # an adapted head: the result carries where it differs from the library
+        return dataclasses.replace(evaluate_family(dataclasses.replace(head, caveat=""), family, exact, progress), caveat=head.caveat)
     if head.m != family.m:
         raise HeadError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}: build the head for m = {family.m}")
     start = time.perf_counter()

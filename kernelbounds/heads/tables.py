@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import numbers
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..bits import from_str, to_str
@@ -138,8 +138,11 @@ class TableHead:
     phi_k: dict[int, tuple[Fraction, ...]]
     value: dict[int, tuple[Fraction, ...]]
     readout: dict[int, tuple[tuple[Fraction, ...], Fraction]]
+    caveat: str = field(default="", compare=False)  # set by from_torch from an adapter (kernelbounds.adapters)
 
     def __post_init__(self):
+        if not isinstance(self.caveat, str):
+            raise HeadError(f"caveat: expected a string, got {type(self.caveat).__name__}")
         validate_head(self.m, self.phi_q, self.phi_k, self.value, self.readout)
 
     def validate(self) -> TableHead:
@@ -271,7 +274,9 @@ class TableHead:
             w, b = call(module.readout, "module.readout(bits)", ("readout w", "readout b"))
         if not (np.isfinite(phi_q).all() and np.isfinite(phi_k).all() and np.isfinite(values).all() and np.isfinite(w).all() and np.isfinite(b).all()):
             raise HeadError("module: returned a NaN or an infinity (not a head over the rationals)")
-        return cls.from_arrays(phi_q, phi_k, values, (w, b.reshape(-1) if b.ndim == 2 and 1 in b.shape else b), tokens=toks, m=m)
+        head = cls.from_arrays(phi_q, phi_k, values, (w, b.reshape(-1) if b.ndim == 2 and 1 in b.shape else b), tokens=toks, m=m)
+        head.caveat = str(getattr(module, "caveat", "") or "")  # an adapter says where it differs from its library
+        return head
 
     def to_json(self) -> dict:
         tokens = {}
@@ -283,7 +288,10 @@ class TableHead:
                 "value": [rational(v) for v in self.value[x]],
                 "readout": {"w": [rational(v) for v in w], "b": rational(b)},
             }
-        return {"format": FORMAT, "version": 1, "m": self.m, "tokens": tokens}
+        doc = {"format": FORMAT, "version": 1, "m": self.m, "tokens": tokens}
+        if self.caveat:
+            doc["caveat"] = self.caveat
+        return doc
 
 
 def _tokens_and_m(tokens, m: int | None) -> tuple[list[int], int]:
@@ -354,7 +362,10 @@ def load(text: str) -> TableHead:
     tokens = doc.get("tokens")
     if not isinstance(tokens, dict) or not tokens:
         raise HeadError("/tokens: expected a non-empty object")
-    head = TableHead(m, {}, {}, {}, {})  # filled below, then validated by validate()
+    caveat = doc.get("caveat", "")
+    if not isinstance(caveat, str) or len(caveat) > 4000:
+        raise HeadError("/caveat: expected a string of at most 4000 characters")
+    head = TableHead(m, {}, {}, {}, {}, caveat)  # filled below, then validated by validate()
     dims = set()
     for key, entry in tokens.items():
         where = f"/tokens/{key}"
