@@ -99,7 +99,12 @@ def _json_line(verdict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m kernelbounds.checker", description="Check kernelbounds certificates.")
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:  # the checking child is already killed (guard.run)
+        print("python -m kernelbounds.checker: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

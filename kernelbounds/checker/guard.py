@@ -37,7 +37,6 @@ import resource
 import select
 import signal
 import sys
-import threading
 import time
 
 WALL_FACTOR = 10
@@ -119,9 +118,7 @@ def _kill_child_on_sigterm(pid: int):
     """While the parent waits: a SIGTERM with the default action first kills the child,
     then terminates the parent by the same signal.  Returns the function restoring the
     previous action (a no-op off the main thread or under a host's own handler)."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    try:
+    try:  # signal.signal raises ValueError off the main thread: then PR_SET_PDEATHSIG alone
         if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
             return lambda: None
 
