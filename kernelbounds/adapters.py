@@ -179,7 +179,14 @@ def head_module(embed, project_q, project_k, project_v, feature_q, feature_k, ou
 
 def performer(attention, embed=None, readout=None, residual: bool = False):
     """A per-token head from a performer-pytorch ``SelfAttention(dim, heads=1, ...)``
-    (FAVOR+ or generalized random features; the key maximum made per-token: module docstring)."""
+    (FAVOR+ or generalized random features; the key maximum made per-token: module docstring).
+
+    Differs from the library's forward pass (``CAVEATS["performer"]``, carried by the head):
+    FAVOR+ takes the key maximum per sequence and adds eps = 1e-4 after exp; the head takes
+    one maximum over all its tokens, so eps does not cancel.  At m = 8 on random layers the
+    outputs differed on 95% of inputs, by up to 0.31, and the Min-IP verdict at 14,190 of
+    786,432 positions; only sequences holding the maximising token agree (float32 rounding).
+    Generalized (ReLU) features are per-token in both: rounding only (1e-4 relative)."""
     _torch()
     _expect(attention, _library("performer_pytorch", "SelfAttention"), "performer", "a performer_pytorch SelfAttention")
     generalized_kernel = _library("performer_pytorch.performer_pytorch", "generalized_kernel")
@@ -211,7 +218,11 @@ def performer(attention, embed=None, readout=None, residual: bool = False):
 
 def fast_transformers(layer, embed=None, readout=None, residual: bool = False):
     """A per-token head from a pytorch-fast-transformers ``AttentionLayer`` with
-    ``LinearAttention`` inside (elu(x) + 1 feature map by default), one head."""
+    ``LinearAttention`` inside (elu(x) + 1 feature map by default), one head.
+
+    Differs from the library's forward pass (``CAVEATS["fast_transformers"]``): the library
+    divides by z + 1e-6, the head by z exactly: at most 1e-6 / z relative, plus float32
+    rounding (untested here: the library did not build)."""
     _torch()
     _expect(layer, _library("fast_transformers.attention.attention_layer", "AttentionLayer"), "fast_transformers", "a fast_transformers AttentionLayer")
     LinearAttention = _library("fast_transformers.attention.linear_attention", "LinearAttention")
@@ -237,7 +248,12 @@ def fast_transformers(layer, embed=None, readout=None, residual: bool = False):
 
 def fla(layer, embed=None, readout=None, residual: bool = False):
     """A per-token head from a flash-linear-attention ``LinearAttention`` layer (one
-    head, identity output norm, normalised; the causal layer at its last position)."""
+    head, identity output norm, normalised; the causal layer at its last position).
+
+    Differs from the library's forward pass (``CAVEATS["fla"]``): the library divides by
+    z + 1e-10 (1e-5 in some releases) in float32, the head by z exactly; the tests find
+    them equal within 1e-4 relative, 1e-5 absolute.  ``import fla.layers`` needs Triton
+    (``pip install triton``; the ``[torch]`` extra brings it on Linux x86-64)."""
     torch = _torch()
     _expect(layer, _library("fla.layers", "LinearAttention"), "fla", "a flash-linear-attention fla.layers.LinearAttention")
 
