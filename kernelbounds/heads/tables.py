@@ -90,45 +90,51 @@ def check_m(m, where: str = "m") -> int:
 def validate_head(m, phi_q, phi_k, value, readout, need_tokens: bool = False) -> None:
     """The one validation of a head's tables (THEORY §1), shared by the Head constructor,
     from_arrays, from_torch, load and load_head, and so by the adapters: m in 1..MAX_M;
-    the four tables defined on the same tokens, each an int of m bits; phi_q and phi_k
-    rows all of one width r >= 1, values rows of one width dv >= 1, every readout a pair
-    (w, b) with w of width dv; every entry an exact rational (int or Fraction; floats are
-    converted by from_arrays and load, not here).  A one-line HeadError names the
-    argument, the token and the widths."""
+    every token an int of m bits; phi_q and phi_k rows all of one width r >= 1, values rows
+    of one width dv >= 1, every readout a pair (w, b) with w of width dv; every entry an
+    exact rational (int or Fraction; floats are converted by from_arrays and load, not
+    here).  ``need_tokens`` (a head about to be used: evaluate, load_head, from_arrays)
+    also requires the four tables to define the same tokens, at least one; without it
+    (the constructor) tables may still be filled in, and the rows present are checked.
+    A one-line HeadError names the argument, the token and the widths."""
     check_m(m)
     named = (("phi_q", phi_q), ("phi_k", phi_k), ("values", value), ("readout", readout))
     for name, table in named:
         if not isinstance(table, dict):
             raise HeadError(f"{name}: expected a dict token -> row, got {type(table).__name__}")
-    keys = phi_q.keys()
-    for name, table in named[1:]:
-        if table.keys() != keys:
-            odd = next(iter(sorted(set(keys) ^ set(table), key=repr)))
-            raise HeadError(f"{name}: must define exactly the tokens of phi_q (they differ at token {odd!r})")
-    if need_tokens and not keys:
-        raise HeadError("phi_q: the head defines no tokens")
-    r = dv = None
-    for x in keys:
-        if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >> m:
-            raise HeadError(f"tokens: {x!r} is not a token of m = {m} bits (an int 0..2^m - 1)")
-        pair = readout[x]
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise HeadError(f"readout: expected a pair (w, b) at token {to_str(x, m)}")
-        rows = (("phi_q", phi_q[x]), ("phi_k", phi_k[x]), ("values", value[x]), ("readout w", pair[0]))
-        for name, row in rows:
+    if need_tokens:
+        keys = phi_q.keys()
+        for name, table in named[1:]:
+            if table.keys() != keys:
+                odd = next(iter(sorted(set(keys) ^ set(table), key=repr)))
+                raise HeadError(f"{name}: must define exactly the tokens of phi_q (they differ at token {odd!r})")
+        if not keys:
+            raise HeadError("phi_q: the head defines no tokens")
+    width = {"r": None, "dv": None}
+    for name, table in named:
+        which, of = ("r", "phi_q") if name in ("phi_q", "phi_k") else ("dv", "values")
+        for x, row in table.items():
+            if isinstance(x, bool) or not isinstance(x, int) or x < 0 or x >> m:
+                raise HeadError(f"tokens: {x!r} is not a token of m = {m} bits (an int 0..2^m - 1)")
+            rname = name
+            if name == "readout":
+                if not isinstance(row, tuple) or len(row) != 2:
+                    raise HeadError(f"readout: expected a pair (w, b) at token {to_str(x, m)}")
+                row, b = row
+                if isinstance(b, bool) or not isinstance(b, numbers.Rational):
+                    raise HeadError(f"readout b: {str(b)[:40]!r} ({type(b).__name__}) at token {to_str(x, m)} is not an exact rational")
+                rname = "readout w"
             if not isinstance(row, tuple):
-                raise HeadError(f"{name}: expected a tuple of rationals at token {to_str(x, m)}, got {type(row).__name__}")
+                raise HeadError(f"{rname}: expected a tuple of rationals at token {to_str(x, m)}, got {type(row).__name__}")
             bad = next((v for v in row if isinstance(v, bool) or not isinstance(v, numbers.Rational)), None)
             if bad is not None:
-                raise HeadError(f"{name}: entry {str(bad)[:40]!r} ({type(bad).__name__}) at token {to_str(x, m)} is not an exact rational")
-        if isinstance(pair[1], bool) or not isinstance(pair[1], numbers.Rational):
-            raise HeadError(f"readout b: {str(pair[1])[:40]!r} ({type(pair[1]).__name__}) at token {to_str(x, m)} is not an exact rational")
-        r = len(phi_q[x]) if r is None else r
-        dv = len(value[x]) if dv is None else dv
-        for name, row, width, of in (("phi_q", phi_q[x], r, "phi_q"), ("phi_k", phi_k[x], r, "phi_q"), ("values", value[x], dv, "values"), ("readout w", pair[0], dv, "values")):
-            if len(row) != width or width == 0:
-                why = "must be >= 1" if width == 0 else f"but {of} has width {width}"
-                raise HeadError(f"{name}: width {len(row)} at token {to_str(x, m)}, {why}")
+                raise HeadError(f"{rname}: entry {str(bad)[:40]!r} ({type(bad).__name__}) at token {to_str(x, m)} is not an exact rational")
+            if not row:
+                raise HeadError(f"{rname}: width 0 at token {to_str(x, m)}, must be >= 1")
+            if width[which] is None:
+                width[which] = (len(row), name if name != "readout" else "readout w")
+            elif len(row) != width[which][0]:
+                raise HeadError(f"{rname}: width {len(row)} at token {to_str(x, m)}, but {width[which][1]} has width {width[which][0]}")
 
 
 @dataclass(repr=False)

@@ -76,8 +76,11 @@ def test_string_tokens_are_not_called_int_tokens():
 def test_constructor_refuses_mismatched_tables():
     with pytest.raises(HeadError, match="^phi_k: width 2"):
         TableHead(2, {0: (F1,)}, {0: (F1, F1)}, {0: (F1,)}, {0: ((F1,), F0)})
+    partial = TableHead(2, {0: (F1,)}, {0: (F1,)}, {1: (F1,)}, {0: ((F1,), F0)})  # tables may still be filled in
     with pytest.raises(HeadError, match="^values: must define exactly the tokens"):
-        TableHead(2, {0: (F1,)}, {0: (F1,)}, {1: (F1,)}, {0: ((F1,), F0)})
+        partial.validate()
+    with pytest.raises(HeadError, match="^readout w: width 2 at token 00, but values has width 1"):
+        TableHead(2, {0: (F1,)}, {0: (F1,)}, {0: (F1,)}, {0: ((F1, F1), F0)})
     with pytest.raises(HeadError, match="^phi_q: entry '0.5' \\(float\\)"):
         TableHead(2, {0: (0.5,)}, {0: (F1,)}, {0: (F1,)}, {0: ((F1,), F0)})
     with pytest.raises(HeadError, match="^tokens: 4 is not a token of m = 2"):
