@@ -155,7 +155,26 @@ def entries() -> list[Entry]:
     from .upperbounds.replay import CELLS
 
     out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
+    out += _rank_refutations()
     return out
+
+
+# ----------------------------------------------------------------- rank refutations (THEORY U7)
+# Clausal proofs replayed from kernelbounds/data/refutations.json (lowerbounds/refutation.py):
+# r = 2 at m = 5 (signed kernels too) and r = 3 at m = 6, so r*(6, n) >= 4.
+REFUTATION_CELLS = [(5, 2, n, "position-independent") for n in range(3, 9)]
+REFUTATION_CELLS += [(6, 3, n, "position-independent") for n in range(3, 9)]
+REFUTATION_CELLS += [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for n in (3, 4) for v in ("position-dependent", "causal")]
+
+
+def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
+    from .lowerbounds import refutation
+
+    return Entry(refutation.filename(m, n, r, variant), lambda: refutation.refute(m, n, r, variant).certificate())
+
+
+def _rank_refutations() -> list[Entry]:
+    return [_rank_refutation(*cell) for cell in REFUTATION_CELLS]
 
 
 @dataclass(frozen=True)
