@@ -25,8 +25,8 @@ def load(name: str) -> dict:
 
 # kinds judged by other oracles or their own tests: orthant and crossing by
 # lab/spec_oracle_signrank.py (tests/test_spec_oracle_signrank.py), level-family-minimality
-# by tests/test_minimality.py
-OTHER_KINDS = {"orthant", "crossing", "level-family-minimality"}
+# by tests/test_minimality.py, rank-refutation by tests/checker/test_rank_refutation.py
+OTHER_KINDS = {"orthant", "crossing", "level-family-minimality", "rank-refutation"}
 
 
 def v2_files() -> list[str]:
