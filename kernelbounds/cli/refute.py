@@ -32,7 +32,7 @@ def register(sub) -> None:
     p.add_argument("--rank", type=positive("--rank", 2, 6), required=True, help="the kernel rank r to refute, 2..6")
     p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="which heads the witness family covers (default position-independent)")
     p.add_argument("--kernel", choices=refutation.KERNELS, default="signed", help="the kernel class the certificate states (default signed: any sign, positive denominators)")
-    p.add_argument("--weight", type=positive("--weight", 1, 8), default=2, help="the weight of the candidate queries (default 2)")
+    p.add_argument("--weight", type=positive("--weight", 1, 8), default=2, help="the weight of the candidate queries, 1..8 (default 2)")
     p.add_argument("--fresh", action="store_true", help="run the solver even when a stored proof exists for (m, r)")
     p.add_argument("-o", "--output", help="write the rank-refutation certificate (format v2) here ('-' for standard output)")
     add_json(p, "m, n, rank, variant, kernel, refuted, queries, pairs, variables, clauses, proof_lines, witness_inputs, solver, output")
