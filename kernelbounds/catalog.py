@@ -162,9 +162,7 @@ def entries() -> list[Entry]:
 # ----------------------------------------------------------------- rank refutations (THEORY U7)
 # Clausal proofs replayed from kernelbounds/data/refutations.json (lowerbounds/refutation.py):
 # r = 2 at m = 5 (signed kernels too) and r = 3 at m = 6, so r*(6, n) >= 4.
-REFUTATION_CELLS = [(5, 2, n, "position-independent") for n in range(3, 9)]
-REFUTATION_CELLS += [(6, 3, n, "position-independent") for n in range(3, 9)]
-REFUTATION_CELLS += [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for n in (3, 4) for v in ("position-dependent", "causal")]
+REFUTATION_CELLS = [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for v in ("position-independent", "position-dependent", "causal") for n in range(3, 9)]
 
 
 def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
