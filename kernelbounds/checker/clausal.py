@@ -57,13 +57,15 @@ def parse_steps(node: Node, variables: int, max_steps: int) -> list[tuple[bool, 
     return out
 
 
-def replay_work(clause_sizes: list[int], step_sizes: list[tuple[bool, int]]) -> int:
+def replay_work(clauses: tuple[int, int, int], step_sizes: list[tuple[bool, int]]) -> int:
     """Literal visits of the replay in the worst case: each added lemma's RUP check costs at
     most sum |C|^2 over the clauses alive then (bounded by all clauses and lemmas), plus
-    parsing and inserting every clause."""
-    squares = sum(s * s for s in clause_sizes) + sum(s * s for d, s in step_sizes if not d)
+    parsing and inserting every clause.  `clauses` = (count, literals, sum of squares) of
+    the formula."""
+    _, literals, squares = clauses
+    squares += sum(s * s for d, s in step_sizes if not d)
     lemmas = sum(1 for d, _ in step_sizes if not d)
-    return lemmas * (squares + 1) + 4 * (sum(clause_sizes) + sum(s for _, s in step_sizes))
+    return lemmas * (squares + 1) + 4 * (literals + sum(s for _, s in step_sizes))
 
 
 class Replay:
@@ -249,11 +251,12 @@ def parse_lrat(node: Node, variables: int, max_steps: int) -> list[tuple[int, bo
     return out
 
 
-def lrat_work(clause_sizes: list[int], line_words: list[int]) -> int:
+def lrat_work(clauses: tuple[int, int, int], longest_clause: int, line_words: list[int]) -> int:
     """Each hint visits one clause of at most max(longest formula clause, longest line)
-    literals; a line of w words has at most w hints and literals."""
-    longest = max(clause_sizes + line_words + [1])
-    return 4 * sum(clause_sizes) + sum(w * (longest + 2) for w in line_words)
+    literals; a line of w words has at most w hints and literals.  `clauses` = (count,
+    literals, sum of squares) of the formula."""
+    longest = max([longest_clause, 1] + line_words)
+    return 4 * clauses[1] + sum(w * (longest + 2) for w in line_words)
 
 
 def check_lrat(clauses: list[tuple[int, ...]], steps, pointer: str) -> dict:

@@ -43,12 +43,14 @@ MAX_QUERIES = 24
 MAX_M = 64
 
 
-def cnf_sizes(k: int, r: int, pairs: int) -> list[int]:
-    """Upper bounds on the clause lengths of the CNF (one entry per clause)."""
+def cnf_sizes(k: int, r: int, pairs: int) -> tuple[int, int, int]:
+    """Upper bounds on the CNF's (clauses, literals, sum of squared lengths), in closed form:
+    one unit clause, 16 clauses of 6 literals per relation, 2 clauses of r + 1 literals per
+    pair and (r+1)-subset."""
     if not 2 <= r <= k:
-        return []
-    relations = comb(k, r - 2) * comb(k - r + 2, 4)
-    return [1] + [6] * (16 * relations) + [r + 1] * (2 * pairs * comb(k, r + 1))
+        return 0, 0, 0
+    relations, cramer = 16 * comb(k, r - 2) * comb(k - r + 2, 4), 2 * pairs * comb(k, r + 1)
+    return 1 + relations + cramer, 1 + 6 * relations + (r + 1) * cramer, 1 + 36 * relations + (r + 1) ** 2 * cramer
 
 
 def work(doc: Node, limits: Limits) -> int:
@@ -70,14 +72,15 @@ def work(doc: Node, limits: Limits) -> int:
     if len(steps) > limits.max_list:
         raise LimitExceeded("/proof/steps", f"{len(steps)} proof steps, over max_list = {limits.max_list}")
     sizes = cnf_sizes(k, r, pairs)
-    if len(sizes) > limits.max_list * 20:
-        raise LimitExceeded("/queries", f"the CNF would have {len(sizes)} clauses, over {limits.max_list * 20}")
+    variables = comb(k, r) if 2 <= r <= k else 0
+    if sizes[0] > limits.max_list * 20 or variables > limits.max_list:
+        raise LimitExceeded("/queries", f"the CNF would have {variables} variables and {sizes[0]} clauses, over the limits {limits.max_list} and {limits.max_list * 20}")
     words = [(len(s) + 1) // 2 if isinstance(s, str) else 0 for s in steps]
     if isinstance(proof, dict) and proof.get("format") == "lrat":
-        replay = clausal.lrat_work(sizes, words)
+        replay = clausal.lrat_work(sizes, max(6, r + 1), words)
     else:
         replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words)])
-    return 8 * sum(sizes) + replay + pairs * k * (8 * m + family_work(n))
+    return 40 * variables + 8 * sizes[1] + replay + pairs * k * (8 * m + family_work(n))
 
 
 def _parity(tup: tuple[int, ...]) -> int:
