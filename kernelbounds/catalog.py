@@ -153,6 +153,7 @@ def _signed() -> list[Entry]:
     out = [_lower_kernel(64, 3, "signed"), _lower_kernel(64, 3, any_den), _lower_kernel(64, 3, any_den, "causal")]
     out += [_lower_kernel(24, 3, "signed"), _lower_kernel(24, 3, "signed", "position-dependent"), _lower_kernel(24, 3, any_den), _lower_kernel(24, 3, any_den, "causal")]
     out += [_lower_kernel(24, n, any_den) for n in range(4, 9)]
+    out += [_lower_kernel(m, 3, any_den) for m in (32, 48)] + [_lower_kernel(64, n, any_den) for n in range(4, 9)]
     out.append(_witness_kernel(24, 3, 7, "signed"))  # the Paley family of witness-m24-n3-r8.json, r >= 8 - 1
     return out
 
