@@ -135,6 +135,7 @@ class Evaluation:
     contradiction: bool = False
     l1_violations: tuple[str, ...] = ()
     least_denominator: Fraction | None = None  # exact least sum of weights over the evaluated positions
+    least_denominator_exact: bool = True  # False: more than LEAST_CANDIDATES float ties in a block (docs/api.md)
     denominators: str = "positive"  # the convention: output defined when > 0 (THEORY §1), or != 0 ("nonzero", L8 (b))
     reduction: str | None = None  # all-inputs route: whether its extremal reduction holds for the head
     _certificate: object = field(default=None, repr=False, compare=False)
@@ -186,6 +187,7 @@ class Evaluation:
             "l1_violations": list(self.l1_violations),
             "least_denominator": None if self.least_denominator is None else rational(self.least_denominator),
             "least_denominator_sign": self.denominator_sign,
+            "least_denominator_exact": self.least_denominator_exact,
             "denominators": self.denominators,
             "reduction": self.reduction,
             "seconds": round(self.seconds, 3),
@@ -343,6 +345,7 @@ def estimate_seconds(family: Family, head: TableHead, exact: bool = False) -> fl
 
 
 DENOMINATORS = ("positive", "nonzero")
+LEAST_CANDIDATES = 256  # exact denominators per block and position on the float route
 
 
 def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True, denominators: str = "positive") -> Evaluation:
@@ -392,6 +395,7 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
         head_rank=head.rank,
         worst_input=worst_in,
         least_denominator=facts["least_denominator"],
+        least_denominator_exact=facts["least_exact"],
         denominators=denominators,
     )
     return _with_verdict(head, h, family, result, start)
@@ -422,7 +426,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
     failures, rechecked, count = 0, 0, 0
     first_key = worst_key = None  # (input number, position) of the first failing / the worst position
     worst, undefined, bound = Fraction(0), False, 0.0
-    least: list = [None]  # the exact least denominator seen
+    least: list = [None, True]  # the exact least denominator seen; False once candidates were capped
 
     def note(den: Fraction) -> None:
         if least[0] is None or den < least[0]:
@@ -439,8 +443,12 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
         query with one multiset of attended tokens is computed once."""
         lo, hi = den - rden, den + rden
         top = np.min(np.where(np.isfinite(hi), hi, np.inf))
+        rows = np.flatnonzero(~(lo > top))
+        if len(rows) > LEAST_CANDIDATES:  # many float ties: the least of the lowest enclosures
+            rows = rows[np.argsort(np.where(np.isfinite(lo[rows]), lo[rows], -np.inf), kind="stable")[:LEAST_CANDIDATES]]
+            least[1] = False
         seen = set()
-        for b in np.flatnonzero(~(lo > top)).tolist():
+        for b in rows.tolist():
             if b in checked:
                 continue
             inp = tuple(h.tokens[k] for k in x[b])
@@ -488,7 +496,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
             count += len(x)
             progress_bar.update(len(x))
     return {"count": count, "failures": failures, "rechecked": rechecked, "first_key": first_key, "worst_key": worst_key,
-            "worst": None if undefined else worst, "bound": bound, "seen": seen, "least_denominator": least[0]}
+            "worst": None if undefined else worst, "bound": bound, "seen": seen, "least_denominator": least[0], "least_exact": least[1]}
 
 
 def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | None, start: float, denominators: str = "positive") -> Evaluation:
