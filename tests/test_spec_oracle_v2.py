@@ -17,6 +17,7 @@ CERTS = Path(__file__).resolve().parent.parent / "certificates"
 # span, by the numpy route) and the m = 8 explicit head
 SLOW = {f"lower-position-independent-m{m}-n{n}.json" for m in (48, 64) for n in range(3, 9)} | {"explicit-head-m08-n3-r37.json"}
 SLOW |= {f"lower-{k}-m64-n3.json" for k in ("signed-position-independent", "signed-any-denominator-position-independent", "signed-any-denominator-causal")}
+SLOW |= {"lower-signed-any-denominator-position-independent-m48-n3.json"} | {f"lower-signed-any-denominator-position-independent-m64-n{n}.json" for n in range(4, 9)}
 # the listed signed-kernel files at m = 24 restate v1 files whose 13-20 million input
 # families the v1 oracle declines (as it declines their nonnegative originals)
 UNDECIDED: set[str] = {f"lower-{k}-m24-n{n}.json" for k, n in (("signed-position-independent", 3), ("signed-position-dependent", 3),
