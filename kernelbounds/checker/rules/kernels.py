@@ -70,8 +70,9 @@ def scope(variant: str, kernel: str, base: str) -> str:
     """The head class of a VALID line: the variant's scope with the kernel class put in."""
     if kernel == "nonnegative":
         return base
-    what = "a kernel of any sign whose denominators are > 0" if kernel == "signed" else "a kernel of any sign whose output is defined (denominator != 0)"
-    return base.replace("a nonnegative kernel for every pair of positions", what + " for every pair of positions").replace("a nonnegative kernel", what)
+    when = "whose denominators are > 0" if kernel == "signed" else "whose output is defined (denominator != 0)"
+    return base.replace("a nonnegative kernel for every pair of positions", f"a kernel of any sign for every pair of positions, {when},").replace(
+        "a nonnegative kernel", f"a kernel of any sign {when}")
 
 
 def signed_route(l3: int, kernel: str) -> list[str]:
