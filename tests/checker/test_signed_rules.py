@@ -133,3 +133,16 @@ def test_committed_signed_file_at_m64_certifies_3614():
     assert restated(signed, None, 3615) == {k: v for k, v in nonneg.items()}  # same code, chains, orbits, family
     v = check_file(str(ROOT / "certificates" / "lower-signed-any-denominator-position-independent-m64-n3.json"))
     assert v.ok and v.claim["value"] == 3614 and v.claim["kernels"] == list(KERNELS)
+
+
+def test_every_number_in_a_signed_valid_line_is_rederived():
+    """Changing a claimed number of a signed file gets it rejected (the VALID line states
+    only re-derived numbers, L3 - 1 included)."""
+    doc = restated(PALEY10, "signed", 7)
+    line = verdict(doc).line()
+    for key, value in doc["claims"].items():
+        for changed in (value - 1, value + 1):
+            mutant = copy.deepcopy(doc)
+            mutant["claims"][key] = changed
+            v = verdict(mutant)
+            assert not v.ok or v.line() == line, (key, changed)
