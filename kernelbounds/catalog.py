@@ -133,6 +133,34 @@ def _sign_rank() -> list[Entry]:
     return out
 
 
+# ----------------------------------------------------------------- ADDED: signed kernels
+# THEORY L8: the same codes and chains as the nonnegative files, the bound stated as
+# r >= L3 - 1 (the D-ratio matrix has rank <= r + 1).  A signed-any-denominator file's claim
+# covers all three kernel classes, so a signed file is added only where it is the only one
+# (position-dependent) or asked for (m = 64 and 24, n = 3).
+
+
+def _lower_kernel(m: int, n: int, kernel: str, variant: str = "position-independent") -> Entry:
+    return Entry(f"lower-{kernel}-{variant}-m{m:02d}-n{n}.json", lambda: lowerbound.best(m, n, variant, kernel=kernel).certificate())
+
+
+def _witness_kernel(m: int, n: int, target: int, kernel: str) -> Entry:
+    return Entry(f"witness-{kernel}-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target, kernel=kernel), listed=True))
+
+
+def _signed() -> list[Entry]:
+    any_den = "signed-any-denominator"
+    out = [_lower_kernel(64, 3, "signed"), _lower_kernel(64, 3, any_den), _lower_kernel(64, 3, any_den, "causal")]
+    out += [_lower_kernel(24, 3, "signed"), _lower_kernel(24, 3, "signed", "position-dependent"), _lower_kernel(24, 3, any_den), _lower_kernel(24, 3, any_den, "causal")]
+    out += [_lower_kernel(24, n, any_den) for n in range(4, 9)]
+    out += [_lower_kernel(m, 3, any_den) for m in (32, 48)] + [_lower_kernel(64, n, any_den) for n in range(4, 9)]
+    out.append(_witness_kernel(24, 3, 7, "signed"))  # the Paley family of witness-m24-n3-r8.json, r >= 8 - 1
+    return out
+
+
+# ----------------------------------------------------------------- end of ADDED: signed kernels
+
+
 def entries() -> list[Entry]:
     out = [_construction("rank1", m, 2) for m in range(1, 17)]
     for name in ("tensor", "softmax"):
@@ -155,7 +183,25 @@ def entries() -> list[Entry]:
     from .upperbounds.replay import CELLS
 
     out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
+    out += _rank_refutations()
+    out += _signed()  # ADDED: signed kernels (THEORY L8)
     return out
+
+
+# ----------------------------------------------------------------- rank refutations (THEORY U7)
+# Clausal proofs replayed from kernelbounds/data/refutations.json (lowerbounds/refutation.py):
+# r = 2 at m = 5 (signed kernels too) and r = 3 at m = 6, so r*(6, n) >= 4.
+REFUTATION_CELLS = [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for v in ("position-independent", "position-dependent", "causal") for n in range(3, 9)]
+
+
+def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
+    from .lowerbounds import refutation
+
+    return Entry(refutation.filename(m, n, r, variant), lambda: refutation.refute(m, n, r, variant).certificate())
+
+
+def _rank_refutations() -> list[Entry]:
+    return [_rank_refutation(*cell) for cell in REFUTATION_CELLS]
 
 
 @dataclass(frozen=True)

@@ -210,7 +210,7 @@ def test_causal_claim_states_its_scope():
 
 # ------------------------------------------------------------ (1) every field is used
 
-FREE_LABELS = {"construction", "code/name", "kernel/name"}  # documented as free labels in the spec
+FREE_LABELS = {"construction", "code/name", "kernel/name", "solver/name", "solver/version", "solver/options"}  # documented as free labels in the spec
 SPEC = (ROOT / "docs" / "certificate-format-v1.md").read_text() + (ROOT / "docs" / "certificate-format-v2.md").read_text()
 
 
@@ -238,6 +238,7 @@ def _field_docs():
     minimality = json.loads((Path(__file__).parent / "corpus" / "correct" / "minimality-nonnegative-n3-m16.json").read_text())
     docs = seeds() + [level_expansion, _features_rank_doc(), load("explicit-rank1-m02-n3.json"), load("rank-one-infeasible-m04-n3.json")]
     docs += [load("orthant-position-independent-m06-n3.json"), load("crossing-position-independent-m05-n3.json"), _orthant_listed(), minimality]
+    docs += [load("refutation-position-independent-m05-n3-r2.json")]
     named = json.loads(json.dumps(docs[8]))
     named["kernel"]["name"] = "a label"
     return docs + [named]

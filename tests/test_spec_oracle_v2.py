@@ -16,7 +16,12 @@ CERTS = Path(__file__).resolve().parent.parent / "certificates"
 # decided, but in 2-8 s each: the m = 48 and m = 64 orbit forms (2^21 and 2^22 words of the
 # span, by the numpy route) and the m = 8 explicit head
 SLOW = {f"lower-position-independent-m{m}-n{n}.json" for m in (48, 64) for n in range(3, 9)} | {"explicit-head-m08-n3-r37.json"}
-UNDECIDED: set[str] = set()  # every committed v2 certificate is decided
+SLOW |= {f"lower-{k}-m64-n3.json" for k in ("signed-position-independent", "signed-any-denominator-position-independent", "signed-any-denominator-causal")}
+SLOW |= {"lower-signed-any-denominator-position-independent-m48-n3.json"} | {f"lower-signed-any-denominator-position-independent-m64-n{n}.json" for n in range(4, 9)}
+# the listed signed-kernel files at m = 24 restate v1 files whose 13-20 million input
+# families the v1 oracle declines (as it declines their nonnegative originals)
+UNDECIDED: set[str] = {f"lower-{k}-m24-n{n}.json" for k, n in (("signed-position-independent", 3), ("signed-position-dependent", 3),
+                       ("signed-any-denominator-position-independent", 3), ("signed-any-denominator-causal", 3), ("signed-any-denominator-position-independent", 4))}
 
 
 def load(name: str) -> dict:
@@ -25,8 +30,8 @@ def load(name: str) -> dict:
 
 # kinds judged by other oracles or their own tests: orthant and crossing by
 # lab/spec_oracle_signrank.py (tests/test_spec_oracle_signrank.py), level-family-minimality
-# by tests/test_minimality.py
-OTHER_KINDS = {"orthant", "crossing", "level-family-minimality"}
+# by tests/test_minimality.py, rank-refutation by tests/checker/test_rank_refutation.py
+OTHER_KINDS = {"orthant", "crossing", "level-family-minimality", "rank-refutation"}
 
 
 def v2_files() -> list[str]:
@@ -41,7 +46,8 @@ def at_scale(doc: dict) -> bool:
 def test_every_committed_v2_kind_is_covered():
     kinds = {(load(f)["kind"], "symmetry" in load(f), "minimality" in load(f)) for f in v2_files()}
     assert kinds <= {("level-family", False, True), ("level-family", False, False), ("explicit-head", False, False),
-                     ("rank-one-infeasible", False, False), ("lower-bound", True, False)}
+                     ("rank-one-infeasible", False, False), ("lower-bound", True, False),
+                     ("lower-bound", False, False)}  # the last: listed signed-kernel files (field kernel)
     assert {k[0] for k in kinds} == {"level-family", "explicit-head", "rank-one-infeasible", "lower-bound"}
 
 
@@ -56,6 +62,15 @@ def test_the_oracle_confirms_the_committed_v2_certificates(name):
 @pytest.mark.parametrize("name", sorted(SLOW))
 def test_the_oracle_confirms_the_slower_committed_certificates(name):
     assert judge(load(name)) is True
+
+
+def test_the_oracle_judges_signed_files_by_their_nonnegative_restatement():
+    doc = load("witness-signed-m24-n3-r7.json")
+    assert judge(doc) is True
+    assert judge({**doc, "claims": {**doc["claims"], "bound": 8}}) is False  # the K-ratio bound is not claimed
+    assert judge({**doc, "kernel": "signed-any-denominator", "variant": "position-dependent"}) is False
+    assert judge({**doc, "version": 1}) is False
+    assert all(judge(load(name)) is None for name in UNDECIDED)
 
 
 def test_the_oracle_declines_what_it_cannot_decide():

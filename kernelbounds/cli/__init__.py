@@ -13,7 +13,7 @@ import os
 import sys
 
 from .. import __version__
-from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, table, transcript, upper
+from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, table, transcript, upper
 from ._common import OneLineParser, UserError
 
 EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or malformed input,
@@ -22,7 +22,7 @@ Every command takes --json (one JSON object, or JSON Lines for streams; integers
 decimal strings) and '-' for standard input/output wherever it reads or writes a file.
 `kernelbounds COMMAND --help` describes a command; docs/cli.md and docs/api.md (Python API)."""
 
-COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, crossing, check, certificates, docs)
+COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, crossing, refute, check, certificates, docs)
 
 
 def build_parser() -> OneLineParser:

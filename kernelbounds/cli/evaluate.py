@@ -139,6 +139,10 @@ def _print(result, what, written) -> None:
     elif result.method.startswith("extremal"):
         print(f"  route: extremal inputs (q, a, b, ..., b) per (query, least level) class, {result.rechecked} classes decided with exact integers; {result.seconds:.1f} s")
     print(f"  exact kernel rank on the {result.tokens} tokens involved: {result.kernel_rank}; negative kernel values: {result.negative_weights}")
+    if result.least_denominator is not None:
+        print(f"  least denominator: {float(result.least_denominator):.6g} ({'> 0' if result.denominator_sign == 1 else ('= 0' if result.denominator_sign == 0 else '< 0')})")
+    if result.reduction is not None:
+        print(f"  extremal reduction: {result.reduction}")
     if result.first_failure is not None:
         print(f"  first failing input: {result.first_failure}")
     if result.certified_bound is not None:

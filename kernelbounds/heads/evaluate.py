@@ -135,6 +135,10 @@ class Evaluation:
     certified_bound: int | None = None
     contradiction: bool = False
     l1_violations: tuple[str, ...] = ()
+    least_denominator: Fraction | None = None  # exact least sum of weights over the evaluated positions
+    least_denominator_exact: bool = True  # False: more than LEAST_CANDIDATES float ties in a block (docs/api.md)
+    denominators: str = "positive"  # the convention: output defined when > 0 (THEORY §1), or != 0 ("nonzero", L8 (b))
+    reduction: str | None = None  # all-inputs route: whether its extremal reduction holds for the head
     caveat: str = ""  # where the head differs from the library's forward pass (kernelbounds.adapters)
     _certificate: object = field(default=None, repr=False, compare=False)
 
@@ -150,6 +154,13 @@ class Evaluation:
     @property
     def solves(self) -> bool:
         return self.failures == 0
+
+    @property
+    def denominator_sign(self) -> int | None:
+        """The sign of the least denominator: 1 (every denominator > 0, the class of THEORY
+        §1 and L8 (a) whatever the kernel's sign), 0 or -1; None when not computed."""
+        d = self.least_denominator
+        return None if d is None else (d > 0) - (d < 0)
 
     def to_json(self) -> dict:
         from ..certificate import rational
@@ -176,6 +187,11 @@ class Evaluation:
             "certified_bound": self.certified_bound,
             "contradiction": self.contradiction,
             "l1_violations": list(self.l1_violations),
+            "least_denominator": None if self.least_denominator is None else rational(self.least_denominator),
+            "least_denominator_sign": self.denominator_sign,
+            "least_denominator_exact": self.least_denominator_exact,
+            "denominators": self.denominators,
+            "reduction": self.reduction,
             "caveat": self.caveat,
             "seconds": round(self.seconds, 3),
         }
@@ -256,10 +272,12 @@ def head_arrays(head: TableHead) -> HeadArrays:
 
 
 def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
-    """(err, rho, status) per input of block x (rows of head indices) at position i.
+    """(err, rho, status, (den, rden)) per input of block x (rows of head indices) at
+    position i.
 
     status: 0 certainly solved, 1 certainly failed (error >= 1/2 or denominator < 0),
-    2 undecided (re-check exactly).  err is the float error (nan when undefined)."""
+    2 undecided (re-check exactly).  err is the float error (nan when undefined); den is
+    the float denominator and rden its rounding bound (|den - exact| <= rden)."""
     n = x.shape[1]
     att = x[:, : i + 1] if causal else x
     q = x[:, i]
@@ -310,7 +328,7 @@ def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
     status[safe & (err - rho >= 0.5)] = 1
     status[(den + rden < 0) & np.isfinite(rden)] = 1  # the denominator is certainly negative
     err = np.where(safe, err, np.nan)
-    return err, np.where(safe, rho, np.inf), status, n
+    return err, np.where(safe, rho, np.inf), status, (den, np.where(np.isfinite(rden), rden, np.inf))
 
 
 # ------------------------------------------------------------------ evaluation
@@ -329,30 +347,41 @@ def estimate_seconds(family: Family, head: TableHead, exact: bool = False) -> fl
     return ops / (EXACT_RATE if exact else FLOAT_RATE) + family.size * 1e-6
 
 
-def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True) -> Evaluation:
+DENOMINATORS = ("positive", "nonzero")
+LEAST_CANDIDATES = 256  # exact denominators per block and position on the float route
+
+
+def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True, denominators: str = "positive") -> Evaluation:
     """Evaluate a head on every scored position of a family, streaming its blocks; every
     input of ``Family.all(m, n)`` through the extremal route (:mod:`.extremal`).
 
     exact=None (the default) takes the exact route for families of at most 20,000
     inputs (for Family.all: m <= 5) and the float pass plus exact re-checks above; True or
-    False force a route.
+    False force a route.  The kernel may take any sign (THEORY L8); the result reports the
+    exact least denominator.  ``denominators``: "positive" (THEORY §1: the output is
+    defined when the denominator is > 0) or "nonzero" (defined when != 0, the class
+    signed-any-denominator of L8 (b); listed families by the exact route; every input only
+    when every denominator is > 0, where the two conventions agree).
     """
     head.validate()  # tables filled in after construction: one-line HeadError, not a FLINT error
     if head.caveat:  # an adapted head: the result carries where it differs from the library
-        return dataclasses.replace(evaluate_family(dataclasses.replace(head, caveat=""), family, exact, progress), caveat=head.caveat)
+        return dataclasses.replace(evaluate_family(dataclasses.replace(head, caveat=""), family, exact, progress, denominators), caveat=head.caveat)
     if head.m != family.m:
         raise HeadError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}: build the head for m = {family.m}")
+    if denominators not in DENOMINATORS:
+        raise HeadError(f"denominators must be one of {', '.join(DENOMINATORS)}, not {denominators!r}")
     start = time.perf_counter()
     h = head_arrays(head)
     if family.everything:
-        return _evaluate_all(head, h, family, exact, start)
+        return _evaluate_all(head, h, family, exact, start, denominators)
+    nonzero = denominators == "nonzero"
     if exact is None:
         exact = family.size <= 20_000
-    use_float = h.floatable and not exact
-    facts = _listed_pass(head, h, family, use_float)
+    use_float = h.floatable and not exact and not nonzero  # the float pass decides with positive denominators
+    facts = _listed_pass(head, h, family, use_float, nonzero)
     kh = head.kernel_head(family.causal)
-    first = _nth_input(family, h, facts["first_key"], kh) if facts["first_key"] is not None else None
-    worst_in = _nth_input(family, h, facts["worst_key"], kh) if facts["worst_key"] is not None else None
+    first = _nth_input(family, h, facts["first_key"], kh, nonzero) if facts["first_key"] is not None else None
+    worst_in = _nth_input(family, h, facts["worst_key"], kh, nonzero) if facts["worst_key"] is not None else None
     rows = np.flatnonzero(facts["seen"])
     worst_out, bound = facts["worst"], facts["bound"]
     result = Evaluation(
@@ -371,11 +400,29 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
         n=family.n,
         head_rank=head.rank,
         worst_input=worst_in,
+        least_denominator=facts["least_denominator"],
+        least_denominator_exact=facts["least_exact"],
+        denominators=denominators,
     )
     return _with_verdict(head, h, family, result, start)
 
 
-def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool) -> dict:
+def exact_output(kh, tokens: tuple[int, ...], i: int, nonzero: bool = False) -> tuple[Fraction, Fraction | None]:
+    """(denominator, y_i) exactly (THEORY §1); y is None when the denominator is <= 0, or
+    == 0 with ``nonzero`` (then a negative denominator is allowed: THEORY L8 (b))."""
+    attended = range(i + 1) if kh.causal else range(len(tokens))
+    q = tokens[i]
+    weights = [kh.weight(q, i, tokens[j], j) for j in attended]
+    den = sum(weights, Fraction(0))
+    if den == 0 or (den < 0 and not nonzero):
+        return den, None
+    values = [kh.value(tokens[j], j) for j in attended]
+    mean = [sum((a * v[k] for a, v in zip(weights, values)), Fraction(0)) / den for k in range(len(values[0]))]
+    w, b = kh.readout(q, i)
+    return den, Fraction(sum((x * y for x, y in zip(w, mean)), Fraction(0))) + b
+
+
+def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool, nonzero: bool = False) -> dict:
     """Every scored position of a streamed family: the float pass with its bound where it
     applies, Fractions for the rest (module docstring)."""
     from ..progress import bar
@@ -385,10 +432,37 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
     failures, rechecked, count = 0, 0, 0
     first_key = worst_key = None  # (input number, position) of the first failing / the worst position
     worst, undefined, bound = Fraction(0), False, 0.0
+    least: list = [None, True]  # the exact least denominator seen; False once candidates were capped
+
+    def note(den: Fraction) -> None:
+        if least[0] is None or den < least[0]:
+            least[0] = den
 
     def exact_error(inp: tuple[int, ...], i: int) -> Fraction | None:
-        y = kh.output(inp, i)
+        den, y = exact_output(kh, inp, i, nonzero)
+        note(den)
         return None if y is None else abs(y - min_ip_target(inp, i))
+
+    def least_candidates(x: np.ndarray, i: int, den: np.ndarray, rden: np.ndarray, checked) -> None:
+        """Exact denominators of the rows whose float enclosure may hold the block's least
+        (the others are certainly larger); rows checked exactly anyway are skipped, and one
+        query with one multiset of attended tokens is computed once."""
+        lo, hi = den - rden, den + rden
+        top = np.min(np.where(np.isfinite(hi), hi, np.inf))
+        rows = np.flatnonzero(~(lo > top))
+        if len(rows) > LEAST_CANDIDATES:  # many float ties: the least of the lowest enclosures
+            rows = rows[np.argsort(np.where(np.isfinite(lo[rows]), lo[rows], -np.inf), kind="stable")[:LEAST_CANDIDATES]]
+            least[1] = False
+        seen = set()
+        for b in rows.tolist():
+            if b in checked:
+                continue
+            inp = tuple(h.tokens[k] for k in x[b])
+            key = (inp[i], tuple(sorted(inp[: i + 1] if family.causal else inp)))
+            if key not in seen:
+                seen.add(key)
+                attended = range(i + 1) if family.causal else range(len(inp))
+                note(sum((kh.weight(inp[i], i, inp[j], j) for j in attended), Fraction(0)))
 
     def earliest(key):
         return key if first_key is None or key < first_key else first_key
@@ -399,7 +473,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
             for pos in family.positions():
                 i = pos - 1
                 if use_float:
-                    err, rho, status, _ = float_pass(h, x, i, family.causal)
+                    err, rho, status, (den, rden) = float_pass(h, x, i, family.causal)
                     bad = np.flatnonzero(status == 1)
                     failures += len(bad)
                     if len(bad):
@@ -409,6 +483,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
                     top = int(np.argmax(finite))
                     check.add(top)  # the float-worst position, always exactly
                     bound = max(bound, float(finite[top] + rho[top])) if np.isfinite(rho[top]) else float("inf")
+                    least_candidates(x, i, den, rden, check)
                 else:
                     status, check = None, range(len(x))
                 for b in sorted(check):
@@ -427,16 +502,31 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
             count += len(x)
             progress_bar.update(len(x))
     return {"count": count, "failures": failures, "rechecked": rechecked, "first_key": first_key, "worst_key": worst_key,
-            "worst": None if undefined else worst, "bound": bound, "seen": seen}
+            "worst": None if undefined else worst, "bound": bound, "seen": seen, "least_denominator": least[0], "least_exact": least[1]}
 
 
-def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | None, start: float) -> Evaluation:
-    """Every position of every input of length n over {0,1}^m: the extremal route."""
+def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | None, start: float, denominators: str = "positive") -> Evaluation:
+    """Every position of every input of length n over {0,1}^m: the extremal route.  Its
+    reduction to extremal inputs (level minima, :mod:`.extremal`) holds when every
+    denominator is > 0, for a kernel of any sign; the result says whether it does."""
     from . import extremal
 
     m, n = family.m, family.n
     if exact is None:
         exact = m <= 5
+    least, where = extremal.least_denominator(head, h, m, n, exact=exact)
+    at = " ".join(to_str(x, m) for x in where.input)
+    if least > 0:
+        reduction = (f"holds: every denominator is > 0 (least {least}, at {at}), so the extremal (level-minimum) reduction "
+                     "decides every input, whatever the kernel's sign (THEORY §1, L8 (a))")
+    elif denominators == "nonzero":
+        raise HeadError(f"every input cannot be decided for this head under the nonzero-denominator convention: the extremal "
+                        f"(level-minimum) reduction needs positive denominators, and the denominator at {at} is {least} <= 0; "
+                        f"evaluate a listed family instead (denominators='nonzero' decides listed inputs exactly)")
+    else:
+        reduction = (f"does not hold beyond the positive-denominator convention: the denominator at {at} is {least} <= 0, so the "
+                     "head fails there (output undefined, THEORY §1); as a head whose output is defined when the denominator is "
+                     "nonzero (THEORY L8 (b)) it is not decided by this route")
     out = extremal.evaluate_all(head, h, m, n, exact=exact)
     kh = head.kernel_head()
 
@@ -462,6 +552,9 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
         head_rank=head.rank,
         worst_input=shown(out.worst if out.undefined is None else out.undefined),
         failure_unit="position" if n == 1 else "class",
+        least_denominator=least,
+        denominators=denominators,
+        reduction=reduction,
     )
     return _with_verdict(head, h, family, result, start)
 
@@ -476,6 +569,14 @@ def certified_bound(family: Family) -> int | None:
     if family.everything and family.n >= 3:
         return _known_lower(family.m, family.n)
     return None
+
+
+def _kernels_covered(family: Family) -> tuple[str, ...]:
+    """The kernel classes the family's certificate bound holds for (its field `kernel`,
+    docs/certificate-format-v2.md "Signed kernels"; absent: nonnegative)."""
+    cert = family.certificate
+    kernel = cert.get("kernel", "nonnegative") if isinstance(cert, dict) and "claims" in cert else "nonnegative"
+    return {"signed": ("nonnegative", "signed"), "signed-any-denominator": ("nonnegative", "signed", "signed-any-denominator")}.get(kernel, ("nonnegative",))
 
 
 @lru_cache(maxsize=64)
@@ -493,7 +594,9 @@ def _with_verdict(head: TableHead, h: HeadArrays, family: Family, result: Evalua
 
     bound = certified_bound(family)
     below = bound is not None and result.kernel_rank < bound
-    contradiction = below and result.solves and result.negative_weights == 0
+    covered = _kernels_covered(family)  # a signed certificate's bound holds for signed heads too (THEORY L8)
+    in_class = result.negative_weights == 0 or (result.denominator_sign == 1 and "signed" in covered) or "signed-any-denominator" in covered
+    contradiction = below and result.solves and in_class
     violations: list[str] = []
     if family.everything and not result.solves:
         from .explain import l1_explanation
@@ -523,9 +626,9 @@ def _certificate_maker(head: TableHead, family: Family, result: Evaluation):
     return lambda: certificate(head, family.m, family.n, result.worst_error, found.input[0], found.input[1:])
 
 
-def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = False, exact: bool | None = None) -> Evaluation:
+def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = False, exact: bool | None = None, denominators: str = "positive") -> Evaluation:
     """Evaluate a head on a Family, or on a list of input tuples (scored: 0 first,
-    -1 last, None every position)."""
+    -1 last, None every position); ``denominators`` as in :func:`evaluate_family`."""
     if not isinstance(family, Family):
         inputs = tuple(tuple(inp) for inp in family)
         name = "all" if scored is None else ("last" if scored == -1 or scored == len(inputs[0]) - 1 else "first")
@@ -533,17 +636,17 @@ def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = Fal
             raise ValueError("scored must be 0 (first), -1 (last) or None (every position)")
         cert = {"variant": "causal"} if causal else None
         family = Family(head.m, len(inputs[0]), name, len(inputs), cert, _listed=inputs)
-    return evaluate_family(head, family, exact=exact)
+    return evaluate_family(head, family, exact=exact, denominators=denominators)
 
 
-def _nth_input(family: Family, h: HeadArrays, key, kh) -> Counterexample:
+def _nth_input(family: Family, h: HeadArrays, key, kh, nonzero: bool = False) -> Counterexample:
     """Input number key[0] of the family at position key[1] (counted from 1), exactly."""
     number, pos = key
     seen = 0
     for _, x in family.blocks(h.lookup):
         if number < seen + len(x):
             inp = tuple(h.tokens[k] for k in x[number - seen])
-            return Counterexample(inp, pos, min_ip_target(inp, pos - 1), kh.output(inp, pos - 1), h.bits.shape[1])
+            return Counterexample(inp, pos, min_ip_target(inp, pos - 1), exact_output(kh, inp, pos - 1, nonzero)[1], h.bits.shape[1])
         seen += len(x)
     raise IndexError(number)
 

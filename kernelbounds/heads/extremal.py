@@ -515,6 +515,57 @@ def _second_pass(h, m: int, k: int, e: Fraction, with_half: bool, only_half: boo
     return above, half
 
 
+# ------------------------------------------------------------------ the least denominator
+
+
+def least_denominator(head: TableHead, h, m: int, n: int, exact: bool = False) -> tuple[Fraction, Found]:
+    """The least denominator over every position of every input, exactly, and an input
+    attaining it.  The n - 1 other tokens of a position are free, so it is
+    min_q K(q, q) + (n - 1) min_z K(q, z) (K(q, q) alone at n = 1).  Its sign says whether
+    the extremal reduction holds: the level-minimum argument (module docstring) decides a
+    head only when every denominator is > 0, whatever the kernel's sign (THEORY L8 (a)).
+    Floats (with the bound rho_K) only select the candidate queries and keys; the values
+    compared are exact."""
+    from ..model import dot
+
+    tokens = check_tokens(head, m)
+    k = max(n - 1, 0)
+    if exact or not h.floatable:
+        candidates = {q: None for q in tokens}  # every query, every key, with integers
+    else:
+        candidates = {}
+        r = h.phi_q.shape[1]
+        step = max(1, BLOCK_ELEMENTS >> m)
+        best_hi = np.inf
+        rows = []
+        for start in range(0, len(tokens), step):
+            qs = np.arange(start, min(len(tokens), start + step))
+            K = h.phi_q[qs] @ h.phi_k.T
+            rK = 2 * gamma(r + 2) * (np.abs(h.phi_q[qs]) @ np.abs(h.phi_k).T) + FLOOR
+            lo, hi = K - rK, K + rK
+            own_lo, own_hi = lo[np.arange(len(qs)), qs], hi[np.arange(len(qs)), qs]
+            kmin_lo, kmin_hi = lo.min(axis=1), hi.min(axis=1)
+            d_lo = own_lo + k * kmin_lo - 4 * U * (np.abs(own_lo) + k * np.abs(kmin_lo)) - FLOOR
+            d_hi = own_hi + k * kmin_hi + 4 * U * (np.abs(own_hi) + k * np.abs(kmin_hi)) + FLOOR
+            best_hi = min(best_hi, float(np.min(d_hi)))
+            for b in range(len(qs)):
+                rows.append((float(d_lo[b]), int(qs[b]), np.flatnonzero(lo[b] <= kmin_hi[b])))
+        for d_lo, q, keys in rows:
+            if d_lo <= best_hi or not np.isfinite(d_lo):
+                candidates[q] = keys.tolist()
+    best: tuple[Fraction, Found] | None = None
+    exact_rows = ExactRows(head, tokens) if any(v is None for v in candidates.values()) else None
+    for q, keys in candidates.items():
+        if keys is None:  # integers: W is K(q, .) times a positive scale, so its argmin is K's
+            W, _ = exact_rows.rows([q])[q]
+            keys = [min(range(len(W)), key=W.__getitem__)]
+        z, kz = min(((z, dot(head.phi_q[q], head.phi_k[z])) for z in keys), key=lambda t: t[1])
+        value = dot(head.phi_q[q], head.phi_k[q]) + k * kz
+        if best is None or value < best[0]:
+            best = (Fraction(value), Found(q, (z,) * k))
+    return best
+
+
 # ------------------------------------------------------------------ the certificate
 
 

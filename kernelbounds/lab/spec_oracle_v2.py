@@ -107,7 +107,7 @@ def judge(doc) -> bool | None:
         version, kind = doc.get("version"), doc.get("kind")
         ok(is_int(version) and version in (1, 2))
         if version == 1:
-            ok(kind not in V2_KINDS and "symmetry" not in doc)  # v2 features in a v1 file
+            ok(kind not in V2_KINDS and "symmetry" not in doc and "kernel" not in doc)  # v2 features in a v1 file
             from .spec_oracle import judge as judge_v1
 
             return judge_v1(doc)
@@ -477,9 +477,26 @@ def rank_one_infeasible(doc) -> bool:
 # ------------------------------------------------------- lower-bound, orbit form
 
 
+KERNELS = ("nonnegative", "signed", "signed-any-denominator")
+
+
 def lower_bound(doc) -> bool | None:
-    """Only the v2 form (with `symmetry`): a lower-bound file without it uses only v1
-    fields and must declare version 1."""
+    """The v2 form (with `symmetry`), or any form with the field `kernel` ("Signed
+    kernels", THEORY L8): a signed file is valid iff the kernel suits the variant and the
+    same file stating the nonnegative bound (claimed bound + 1, no `kernel`) is valid.  A
+    lower-bound file with neither uses only v1 fields and must declare version 1."""
+    if "kernel" in doc:
+        kernel = doc["kernel"]
+        ok(kernel in KERNELS and not (kernel == "signed-any-denominator" and doc.get("variant") == "position-dependent"))
+        plain = {key: v for key, v in doc.items() if key != "kernel"}
+        if kernel != "nonnegative":
+            ok(is_int(doc["claims"]["bound"]))
+            plain["claims"] = dict(doc["claims"], bound=doc["claims"]["bound"] + 1)
+        if "symmetry" in plain:
+            return lower_bound(plain)
+        from .spec_oracle import judge as judge_v1
+
+        return judge_v1(dict(plain, version=1))
     header(doc, {"m", "n", "variant", "code", "queries", "schedules", "witness", "claims", "symmetry"})
     m, n = integer(doc["m"], 1), integer(doc["n"], 3)
     ok(doc["variant"] in ("position-independent", "position-dependent", "causal"))

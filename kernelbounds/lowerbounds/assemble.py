@@ -25,6 +25,26 @@ from .rankbound import RankBound, best_rank_bound
 from .symmetry import is_permutation, orbits, row_histogram
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
+KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # THEORY §1, L8
+
+
+def check_kernel(kernel: str, variant: str) -> None:
+    """ValueError for an unknown kernel class, or signed-any-denominator with the
+    position-dependent variant (THEORY L8 (b): not covered)."""
+    if kernel not in KERNELS:
+        raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
+    if kernel == "signed-any-denominator" and variant == "position-dependent":
+        raise ValueError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators of "
+                         "either sign the placement sum is no longer a convex combination); use kernel signed or another variant")
+
+
+def kernel_fields(doc: dict, kernel: str) -> dict:
+    """Add the v2 field `kernel` (and version 2) unless the kernel is nonnegative, so the
+    nonnegative files stay byte-identical (docs/certificate-format-v2.md, "Signed kernels")."""
+    if kernel != "nonnegative":
+        doc["version"] = 2
+        doc["kernel"] = kernel
+    return doc
 
 
 def placements(variant: str, n: int) -> int:
@@ -34,13 +54,21 @@ def placements(variant: str, n: int) -> int:
 
 
 class _Ranked:
-    """bound and k of an L3 rank bound (THEORY L3), for forms that carry `rank: RankBound`."""
+    """bound and k of an L3 rank bound (THEORY L3), for forms that carry `rank: RankBound`
+    and `kernel`: the L3 bound on rank M is a bound on r for nonnegative kernels (L4), and
+    on r + 1 for signed kernels (L8: M = D-ratios, rank M <= r + 1), hence L3 - 1."""
 
     rank: RankBound
+    kernel: str
 
     @property
     def bound(self) -> int:
-        return self.rank.bound
+        return self.rank.bound - (self.kernel != "nonnegative")
+
+    def with_kernel(self, kernel: str):
+        """The same bound stated for another kernel class (same code, chains and k)."""
+        check_kernel(kernel, self.variant)
+        return replace(self, kernel=kernel)
 
     @property
     def k(self) -> int:
@@ -67,6 +95,7 @@ class LowerBound(_PerEntry):
     schedules: dict[int, tuple[int, ...]]  # gap -> chain levels
     products: dict[int, int]  # chain product P -> number of ordered pairs
     rank: RankBound
+    kernel: str = "nonnegative"
 
     form = "per-entry"
 
@@ -77,8 +106,8 @@ class LowerBound(_PerEntry):
     def witness_count(self) -> int:
         return witness_count(self)
 
-    def certificate(self, listed: bool = False) -> dict:
-        return certificate(self, listed)
+    def certificate(self, listed: bool = False, kernel: str | None = None) -> dict:
+        return certificate(self, listed, kernel)
 
     def describe(self) -> dict:
         return {"code": self.code.name, "size": self.code.size, "weight": self.code.weight(), "min_gap": min(self.gaps), "gaps": self.gaps, "form": self.form, "orbits": None}
@@ -176,8 +205,11 @@ def witness_family(lb: LowerBound) -> list[tuple[int, ...]]:
     return inputs
 
 
-def certificate(lb: LowerBound, listed: bool = False) -> dict:
-    """The v1 lower-bound certificate; `listed` writes the witness family explicitly."""
+def certificate(lb: LowerBound, listed: bool = False, kernel: str | None = None) -> dict:
+    """The v1 lower-bound certificate (v2 with the field `kernel` for a signed kernel);
+    `listed` writes the witness family explicitly."""
+    if kernel is not None:
+        lb = lb.with_kernel(kernel)
     m = lb.m
     count = witness_count(lb)
     doc = header("lower-bound")
@@ -194,12 +226,17 @@ def certificate(lb: LowerBound, listed: bool = False) -> dict:
         witness=witness,
         claims={"bound": lb.bound, "k": lb.rank.k, "min_product": lb.min_product, "witness_inputs": count},
     )
-    return doc
+    return kernel_fields(doc, lb.kernel)
 
 
-def smallest_witness(m: int, n: int, target: int, variant: str = "position-independent") -> LowerBound | None:
+def smallest_witness(m: int, n: int, target: int, variant: str = "position-independent", kernel: str = "nonnegative") -> LowerBound | None:
     """The bound with the smallest witness family certifying r >= target, over prefixes
-    of the candidate codes (the shortest prefix of each code that reaches the target)."""
+    of the candidate codes (the shortest prefix of each code that reaches the target);
+    for a signed kernel the L3 bound must reach target + 1 (THEORY L8)."""
+    check_kernel(kernel, variant)
+    if kernel != "nonnegative":
+        lb = smallest_witness(m, n, target + 1, variant)
+        return None if lb is None else lb.with_kernel(kernel)
     found: list[tuple[int, LowerBound]] = []
     for code in candidates(m, thorough=True):
         if assemble(code, n, variant).bound < target:
@@ -237,7 +274,7 @@ class LinearLowerBound(_Ranked):
     levels: tuple[int, ...]
     min_product: int
     rank: RankBound
-
+    kernel: str = "nonnegative"
 
     @property
     def gap(self) -> int:
@@ -296,7 +333,7 @@ def linear_certificate(lb: LinearLowerBound) -> dict:
             "min_distance": lb.min_distance,
         },
     )
-    return doc
+    return kernel_fields(doc, lb.kernel)
 
 
 
@@ -329,6 +366,7 @@ class OrbitLowerBound(_PerEntry):
     linear: LinearCode | None = None
     weight: int = 0
     listed: Code | None = None
+    kernel: str = "nonnegative"
 
     form = "per-entry (orbits)"
 
@@ -386,7 +424,7 @@ class OrbitLowerBound(_PerEntry):
                 ],
             },
         )
-        return doc
+        return kernel_fields(doc, self.kernel)
 
     def work(self) -> int:
         """The checker's work estimate for this certificate (checker rules/orbits.work_orbits)."""
@@ -480,6 +518,7 @@ class LowerBoundForm(Protocol):
     m: int
     n: int
     variant: str
+    kernel: str
     form: str
 
     @property
@@ -501,10 +540,15 @@ class LowerBoundForm(Protocol):
     def describe(self) -> dict: ...
 
 
-def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBoundForm:
+def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True, kernel: str = "nonnegative") -> LowerBoundForm:
     """The largest bound over every form and code: listed words (per-entry, pairwise),
     weight classes of linear codes (uniform form), and weight classes with known
-    automorphisms (per-entry through orbits).  Ties prefer listed words, then uniform."""
+    automorphisms (per-entry through orbits).  Ties prefer listed words, then uniform.
+    A signed kernel class (THEORY L8) takes the same code and chains and states L3 - 1."""
+    check_kernel(kernel, variant)
+    if kernel != "nonnegative":
+        found = best(m, n, variant, thorough)
+        return found.with_kernel(kernel)
     from .codes.library import linear_candidates
 
     found: list[tuple[int, int, int, LowerBoundForm]] = []
@@ -533,6 +577,7 @@ class TrivialLowerBound:
     m: int
     n: int
     variant: str
+    kernel: str = "nonnegative"  # r >= 1 holds for every kernel class (a zero kernel has no denominator)
     form = "trivial (no code fits)"
     bound = 1
     k = 0
@@ -542,6 +587,10 @@ class TrivialLowerBound:
     def witness_count(self) -> int:
         return 0
 
+    def with_kernel(self, kernel: str) -> "TrivialLowerBound":
+        check_kernel(kernel, self.variant)
+        return replace(self, kernel=kernel)
+
     def certificate(self) -> dict:
         raise ValueError(f"no code with two words at gap >= 2 fits in m = {self.m} bits: only the trivial bound r >= 1, which needs no certificate")
 
@@ -549,8 +598,9 @@ class TrivialLowerBound:
         return {"code": "none", "size": 0, "weight": None, "min_gap": None, "gaps": None, "form": self.form, "orbits": None}
 
 
-def any_certificate(lb: LowerBoundForm) -> dict:
-    return lb.certificate()
+def any_certificate(lb: LowerBoundForm, kernel: str | None = None) -> dict:
+    """The certificate of any form; `kernel` restates the bound for that kernel class."""
+    return (lb if kernel is None else lb.with_kernel(kernel)).certificate()
 
 
 def any_witness_count(lb: LowerBoundForm) -> int:
@@ -570,13 +620,22 @@ def from_certificate(doc: dict) -> LowerBoundForm:
     schedules, symmetry) by the generator's own code and the certificate's k; raises
     ValueError when the document does not describe a well-formed bound (the checker
     decides whether its claims hold)."""
+    if doc.get("kind") != "lower-bound":
+        raise ValueError("not a lower-bound certificate")
+    m, n, variant, k = doc["m"], doc["n"], doc["variant"], doc["claims"]["k"]
+    kernel = doc.get("kernel", "nonnegative")
+    try:
+        check_kernel(kernel, variant)
+    except ValueError as exc:
+        raise ValueError(f"not a well-formed lower-bound certificate: {exc}") from None
+    return _from_certificate(doc, m, n, variant, k).with_kernel(kernel)
+
+
+def _from_certificate(doc: dict, m: int, n: int, variant: str, k: int) -> LowerBoundForm:
     from .amplification import chain_product
     from ..bits import from_str
     from .rankbound import least_rank, threshold
 
-    if doc.get("kind") != "lower-bound":
-        raise ValueError("not a lower-bound certificate")
-    m, n, variant, k = doc["m"], doc["n"], doc["variant"], doc["claims"]["k"]
     schedules = {s["gap"]: tuple(s["levels"]) for s in doc["schedules"]}
     code_doc = doc["code"]
     name = code_doc.get("name", "code")

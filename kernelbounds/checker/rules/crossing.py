@@ -24,9 +24,11 @@ from ..common import Outcome, expect_equal, length, require_version, sized
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits, op
+from . import kernels
 from .forced import MAX_SIGNS, SCOPE, VARIANTS, family_size, family_work, forced, level_work, read_pair
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "pairs", "cycles", "claims"}
+OPTIONAL = {"kernel"}  # "nonnegative" only (Cohen-Rothblum needs K >= 0; THEORY U6, L8)
 MAX_M = 20
 BOUND = 3
 
@@ -43,7 +45,7 @@ def _sizes(doc: Node, limits: Limits) -> tuple[int, int]:
 
 def work(doc: Node, limits: Limits) -> int:
     """k 2^m (2 op(m) + 4) + (total cycle length)(4 op(m) + 6) + k 2^m (n+1)(n+4)."""
-    doc.obj(FIELDS)
+    doc.obj(FIELDS, OPTIONAL)
     m, k = _sizes(doc, limits)
     n = doc["n"].int(3, limit=limits.max_n)
     cycles = sized(doc, "cycles")
@@ -102,11 +104,12 @@ def _check_walk(node: Node, c: int, sets, m: int) -> int:
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
-    doc.obj(FIELDS)
+    doc.obj(FIELDS, OPTIONAL)
     require_version(doc, doc["kind"], 2, "the kind crossing")
     m, _ = _sizes(doc, limits)
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
+    kernels.read_kernel(doc, variant, ("nonnegative",), "crossing")
     claims = doc["claims"].obj({"bound", "forced", "witness_inputs"})
     pairs = _read_pairs(doc, m)
     k = len(pairs)
@@ -136,4 +139,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"{SCOPE[variant]} and whose denominators are > 0 on the {count}-input witness family has kernel rank >= 3, "
         f"hence feature rank >= 3" + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
     )
-    return Outcome(summary, routes, version=2)
+    return Outcome(summary, routes, version=2, claim=kernels.claim(BOUND, m, n, variant, kernels.COVERED["nonnegative"]))

@@ -22,6 +22,7 @@ from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, op
+from . import kernels
 from .chains import MAX_K, SCOPE, l3_work, least_rank, read_schedules
 
 
@@ -54,7 +55,7 @@ def in_span(basis: dict[int, int], word: int) -> bool:
     return True
 
 
-def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Outcome:
+def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel: str = "nonnegative") -> Outcome:
     code = doc["code"].obj({"linear"}, {"name"})
     lin = code["linear"].obj({"generator", "weight"})
     items = lin["generator"].list(limits.max_linear_dim)
@@ -86,9 +87,10 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Out
     expect_equal(claims["min_product"], claims["min_product"].int(0), product, "the schedule's chain product")
     k = claims["k"].int(1, MAX_K)
     x = Fraction(size * size) / (size + Fraction(size * (size - 1), product ** (2 * k)))
-    bound = least_rank(k, x)
-    confirm_least_rank(k, x, bound)  # second route: closed-form bracket
-    expect_equal(claims["bound"], claims["bound"].int(1), bound, f"the bound (least r with C(r+{k}-1, {k}) > {float(x):.6g})")
+    l3 = least_rank(k, x)
+    confirm_least_rank(k, x, l3)  # second route: closed-form bracket
+    bound = kernels.chain_bound(l3, kernel)
+    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > {float(x):.6g}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
     links = len(levels) - 1
     per_link = n - 1 if variant == "position-dependent" else 1
     count = size * (size + (links - 1) + per_link * ((links - 1) + size - 1))
@@ -97,14 +99,15 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits) -> Out
     routes = [
         f"linear code {show(name)}: {k_dim} independent rows, 2^{k_dim} codewords enumerated, d_min = {d_min}, N = {size} words of weight {w}",
         f"every gap >= ceil(d_min/2) = {g}; chains {list(levels)} (last link stretched), P >= {product}",
-        f"L3 (uniform): k = {k}, N^2/(N + N(N-1)/P^(2k)) = {float(x):.6g} (exactly {rat(x)}), so r >= {bound}",
+        f"L3 (uniform): k = {k}, N^2/(N + N(N-1)/P^(2k)) = {float(x):.6g} (exactly {rat(x)}), so rank M >= {l3}",
+        *kernels.signed_route(l3, kernel),
         f"witness family (rule chains-prefix-v1): {count} inputs",
     ]
     summary = (
-        f"lower bound (m={m}, n={n}, {variant}): {SCOPE[variant]} that solves the {count}-input witness family "
+        f"lower bound (m={m}, n={n}, {variant}): {kernels.scope(variant, kernel, SCOPE[variant])} that solves the {count}-input witness family "
         f"of the {size} weight-{w} words of {show(name)} has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes)
+    return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=kernels.claim(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
 def work_linear(doc: Node, m: int, n: int, k: int, sched, limits: Limits) -> int:

@@ -19,7 +19,7 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, op, require
 from ..text import show
-from . import linear, orbits
+from . import kernels, linear, orbits
 from .chains import MAX_K, SCOPE, VARIANTS, l3_work, least_rank, low_bits, read_code, read_schedules, schedule_sizes
 
 __all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "work", "least_rank", "low_bits", "read_code", "read_schedules"]
@@ -77,15 +77,16 @@ class Family:
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
-    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry"})
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry", "kernel"})
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
     doc["queries"].str(("complement",))
+    kernel = kernels.read_kernel(doc, variant)
     if doc.has("symmetry"):
-        return orbits.check_orbits(doc, m, n, variant, limits)
+        return orbits.check_orbits(doc, m, n, variant, limits, kernel)
     if doc["code"].has("linear"):
-        return linear.check_linear(doc, m, n, variant, limits)
+        return linear.check_linear(doc, m, n, variant, limits, kernel)
     words = read_code(doc, m, limits)
     big_n = len(words)
     require(big_n * big_n <= limits.max_pairs, "/code/words", "the number of ordered pairs N^2", big_n * big_n, limits.max_pairs)
@@ -118,23 +119,25 @@ def check(doc: Node, limits: Limits) -> Outcome:
     expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, "the least chain product P_ij")
     s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
     x = Fraction(big_n * big_n) / (big_n + s_k)
-    bound = least_rank(k, x)
-    confirm_least_rank(k, x, bound)  # second route: closed-form bracket
-    expect_equal(claims["bound"], claims["bound"].int(1), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {rat(x)})")
+    l3 = least_rank(k, x)
+    confirm_least_rank(k, x, l3)  # second route: closed-form bracket
+    bound = kernels.chain_bound(l3, kernel)
+    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {rat(x)}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
     routes = [
         f"code: N = {big_n} distinct words, every ordered pair has a schedule; chain products {show(dict(sorted(products.items())))}",
-        f"L3: k = {k}, N^2/(N+S_k) = {float(x):.4f} (exactly {rat(x)}), so C(r+k-1, k) > it forces r >= {bound}",
+        f"L3: k = {k}, N^2/(N+S_k) = {float(x):.4f} (exactly {rat(x)}), so C(r+k-1, k) > it forces rank M >= {l3}",
+        *kernels.signed_route(l3, kernel),
         f"witness family (rule chains-v1): {count} inputs",
     ]
     if witness.has("inputs"):
         check_listed(witness["inputs"], listed_rows, family, n, m, count, limits)
         routes.append("listed witness inputs equal the rule's family")
     summary = (
-        f"lower bound (m={m}, n={n}, {variant}): {SCOPE[variant]} that solves the "
+        f"lower bound (m={m}, n={n}, {variant}): {kernels.scope(variant, kernel, SCOPE[variant])} that solves the "
         f"{count}-input witness family has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes)
+    return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=kernels.claim(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
 def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, limits: Limits) -> None:
@@ -161,7 +164,7 @@ def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, l
 
 
 def work(doc: Node, limits: Limits) -> int:
-    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry"})
+    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry", "kernel"})
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     k = small_int(sized(doc["claims"], "k"), MAX_K, 1, MAX_K)

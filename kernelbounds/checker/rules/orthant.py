@@ -23,9 +23,11 @@ from ..common import Outcome, expect_equal, require_version, sized
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits
+from . import kernels
 from .forced import MAX_SIGNS, SCOPE, VARIANTS, family_size, family_work, forced, level_work, read_pair
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "family", "claims"}
+OPTIONAL = {"kernel"}  # "nonnegative" (default) or "signed"; THEORY L7, L8 (a)
 
 
 def disjoint_pairs(m: int) -> tuple[list[int], list[tuple[int, int, str]]]:
@@ -60,7 +62,7 @@ def _sizes(doc: Node, limits: Limits) -> tuple[int, int]:
 
 def work(doc: Node, limits: Limits) -> int:
     """P t (2 op(m) + 4) for the levels plus P t (n+1)(n+4) for the family (an upper bound)."""
-    doc.obj(FIELDS)
+    doc.obj(FIELDS, OPTIONAL)
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     t, count = _sizes(doc, limits)
@@ -117,11 +119,12 @@ def _flip(pattern: str) -> str:
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
-    doc.obj(FIELDS)
+    doc.obj(FIELDS, OPTIONAL)
     require_version(doc, doc["kind"], 2, "the kind orthant")
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
+    kernels.read_kernel(doc, variant, ("nonnegative", "signed"), "orthant")
     claims = doc["claims"].obj({"bound", "witness_inputs"})
     queries, pairs, pointers, described = _read_family(doc, m, limits)
     t = len(queries)
@@ -153,4 +156,6 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"and whose denominators are > 0 on the {count}-input witness family has kernel rank >= {t}, hence feature rank >= {t}"
         + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
     )
-    return Outcome(summary, routes, version=2)
+    # L7 uses only signs forced from positive denominators (THEORY L8 (a)): whatever the file's
+    # kernel field states, the bound holds for nonnegative and signed kernels alike.
+    return Outcome(summary, routes, version=2, claim=kernels.claim(t, m, n, variant, kernels.COVERED["signed"]))

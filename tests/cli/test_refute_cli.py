@@ -1,0 +1,37 @@
+"""`kernelbounds refute` (THEORY §2 U7): the stored cores replay, the written certificate
+checks, satisfiable instances exit 1, oversized requests are refused in one line."""
+
+import json
+import shutil
+
+import pytest
+
+from kernelbounds.checker import check_file
+from kernelbounds.cli import main
+
+
+def test_refute_m5_rank2_writes_a_valid_certificate(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["refute", "--m", "5", "--rank", "2", "--variant", "causal", "-o", str(out)]) == 0
+    assert "refuted, so r* >= 3" in capsys.readouterr().out
+    v = check_file(str(out))
+    assert v.ok and v.claim["value"] == 3 and v.claim["variants"] == ["causal", "position-independent"]
+
+
+def test_refute_json_for_m6(capsys):
+    assert main(["refute", "--m", "6", "--rank", "3", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["refuted"] and got["variables"] == 84 and got["clauses"] == 10435 and len(got["queries"]) == 9
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical not installed")
+def test_refute_m4_rank2_is_satisfiable(capsys):
+    assert main(["refute", "--m", "4", "--rank", "2"]) == 1
+    assert "satisfiable" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args", [["--m", "7", "--rank", "4"], ["--m", "3", "--rank", "4"], ["--m", "5", "--rank", "2", "--json", "-o", "-"]])
+def test_refute_bad_requests_give_one_line(args, capsys):
+    assert main(["refute", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("kernelbounds: error:")
