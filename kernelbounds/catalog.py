@@ -155,7 +155,19 @@ def entries() -> list[Entry]:
     from .upperbounds.replay import CELLS
 
     out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
+    out += _symmetric_heads()
     return out
+
+
+# ------------------------------------------------------------------------------------------
+# Heads of the symmetry ansatz (THEORY U5, "Symmetry ansatz"): stored as generator data in
+# data/heads/symmetric/mMM-nN-rR.json (pi, t and the integer tables of g, h, phi, F per orbit),
+# expanded by upperbounds/symmetric.py into ordinary explicit-head certificates.
+
+def _symmetric_heads() -> list[Entry]:
+    from .upperbounds import symmetric
+
+    return [Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda path=path: symmetric.certificate_from_file(path)) for m, n, r, path in symmetric.stored()]
 
 
 @dataclass(frozen=True)
