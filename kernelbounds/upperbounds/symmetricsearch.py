@@ -18,7 +18,11 @@ import numpy as np
 
 from .symmetric import HALF, Ansatz, Found, _ints, exact_worst
 
-MEAN = 10.0  # LP scale: w_q(z) >= 1 and the mean weight of each representative query is MEAN
+MEAN: float | None = None  # None: the only normalisation is w_q(z) >= 1, margins capped at CAP
+# (homogeneous rows: a positive margin scales up to the cap); a number: also the mean weight
+# of each representative query is MEAN (as in generalheads; with phi fixed in the joint LP
+# that is one equality per query, which slows the alternation down)
+CAP = 1.0
 PSI_METHOD = "highs-ipm"  # the joint LP: interior point (with crossover) is much faster than simplex here
 LP_OPTIONS: dict = {}  # HiGHS defaults: tighter feasibility tolerances made it report false infeasibility
 
@@ -44,7 +48,8 @@ def _phi_step(tpl, Psi: np.ndarray):
     c = np.zeros(r + rest)
     c[-1] = -1.0
     bounds = [(None, None)] * r + [(-1e6, 1e6)] * (rest - 1) + [(None, 100.0)]
-    x = _linprog(c, a_ub, b_ub, a_eq, [MEAN * T], bounds)
+    bounds[-1] = (None, CAP if MEAN is None else 100.0)
+    x = _linprog(c, a_ub, b_ub, None if MEAN is None else a_eq, None if MEAN is None else [MEAN * T], bounds)
     return (-np.inf, None, None, None) if x is None else (x[-1], x[:r], x[r : r + T], x)
 
 
@@ -81,7 +86,9 @@ def _psi_step(a: Ansatz, tpls, Phi: np.ndarray, nonnegative: bool, box: float = 
     c[-1] = -1.0
     low = 0.0 if nonnegative else -box
     bounds = [(low, box)] * nfeat + [(-1e6, 1e6)] * int(offs[-1]) + [(None, 100.0)]
-    x = _linprog(c, vstack([A, P]).tocsr(), np.concatenate([np.zeros(A.shape[0]), -np.ones(P.shape[0])]), E, np.full(len(tpls), MEAN * T), bounds, PSI_METHOD)
+    bounds[-1] = (None, CAP if MEAN is None else 100.0)
+    eqs = (None, None) if MEAN is None else (E, np.full(len(tpls), MEAN * T))
+    x = _linprog(c, vstack([A, P]).tocsr(), np.concatenate([np.zeros(A.shape[0]), -np.ones(P.shape[0])]), *eqs, bounds, PSI_METHOD)
     if x is None:
         return -np.inf, None, None
     return x[-1], x[:T], x[T:nfeat].reshape(a.t, O)
@@ -145,7 +152,7 @@ def rationalise(a: Ansatz, n: int, tpls, g: np.ndarray, h: np.ndarray, den: int 
     U = {}
     for q, tpl in zip(a.reps, tpls):
         w = np.array(W[q], dtype=float)
-        w *= MEAN * len(w) / w.sum()
+        w *= (MEAN or 1.0) * len(w) / w.sum() if MEAN else 1.0 / w.min()
         mu, u = _u_step(tpl, w)
         if u is None or mu <= 0:
             return None
