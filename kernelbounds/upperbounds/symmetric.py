@@ -13,12 +13,11 @@ psi(pi z) is psi(z) with its first k coordinates shifted cyclically by one
 phi(pi^j q) = phi(q) shifted by j (the same shift) and F(pi^j q, z) = F(q, pi^(-j) z),
 w_(pi^j q)(z) = w_q(pi^(-j) z) and every input scored at pi^j q is the image of one scored
 at q with the same target and output.  So one LP per pi-orbit of queries (phi, u for fixed
-psi) and one LP in (g, h, u) for fixed phi alternate (each never lowers the least margin).
-Kernel positivity is normalised as w >= 1 (the constraints are homogeneous; a mean weight
-fixes the scale of the margin, as in generalheads).
+psi) and one LP in (g, h, u) for fixed phi alternate (symmetricsearch.py).  Kernel
+positivity is normalised as w >= 1 (the constraints are homogeneous).
 
-The LPs and the search are in symmetricsearch.py.  Floats only propose.  The head is rationalised (g, h, phi over one fixed denominator, F per
-query row over another, so the tables' heights stay small), expanded to full tables
+Floats only propose.  The head is rationalised (g, h, phi over one fixed prime denominator,
+F per query row over another, so the tables' heights stay small), expanded to full tables
 (:func:`expand`: phi, psi, F for every token) and decided exactly: the exact worst error over
 every input is computed on the orbit representatives (the rest follow by transport) by the
 level-min reduction of THEORY U5 (generalheads, "Extremal inputs").  The certificate is an

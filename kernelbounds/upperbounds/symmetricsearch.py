@@ -23,6 +23,8 @@ MEAN: float | None = None  # None: the only normalisation is w_q(z) >= 1, margin
 # of each representative query is MEAN (as in generalheads; with phi fixed in the joint LP
 # that is one equality per query, which slows the alternation down)
 CAP = 1.0
+PHI_BOX = 1e3  # |phi_i| <= PHI_BOX: with w >= 1 alone, free phi ran off to 10^12 along directions
+# where Psi phi nearly cancels, and the joint LP then stalled on those coefficients
 PSI_METHOD = "highs-ipm"  # the joint LP: interior point (with crossover) is much faster than simplex here
 LP_OPTIONS: dict = {}  # HiGHS defaults: tighter feasibility tolerances made it report false infeasibility
 
@@ -47,8 +49,7 @@ def _phi_step(tpl, Psi: np.ndarray):
     a_eq = np.concatenate([Psi.sum(axis=0), np.zeros(rest)])[None, :]
     c = np.zeros(r + rest)
     c[-1] = -1.0
-    bounds = [(None, None)] * r + [(-1e6, 1e6)] * (rest - 1) + [(None, 100.0)]
-    bounds[-1] = (None, CAP if MEAN is None else 100.0)
+    bounds = [(-PHI_BOX, PHI_BOX)] * r + [(-1e6, 1e6)] * (rest - 1) + [(None, CAP if MEAN is None else 100.0)]
     x = _linprog(c, a_ub, b_ub, None if MEAN is None else a_eq, None if MEAN is None else [MEAN * T], bounds)
     return (-np.inf, None, None, None) if x is None else (x[-1], x[:r], x[r : r + T], x)
 
