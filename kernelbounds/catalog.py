@@ -185,6 +185,7 @@ def entries() -> list[Entry]:
     out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
     out += _rank_refutations()
     out += _signed()  # ADDED: signed kernels (THEORY L8)
+    out += _symmetric_heads()
     return out
 
 
@@ -202,6 +203,18 @@ def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
 
 def _rank_refutations() -> list[Entry]:
     return [_rank_refutation(*cell) for cell in REFUTATION_CELLS]
+
+
+
+# ------------------------------------------------------------------------------------------
+# Heads of the symmetry ansatz (THEORY U5, "Symmetry ansatz"): stored as generator data in
+# data/heads/symmetric/mMM-nN-rR.json (pi, t and the integer tables of g, h, phi, F per orbit),
+# expanded by upperbounds/symmetric.py into ordinary explicit-head certificates.
+
+def _symmetric_heads() -> list[Entry]:
+    from .upperbounds import symmetric
+
+    return [Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda path=path: symmetric.certificate_from_file(path)) for m, n, r, path in symmetric.stored()]
 
 
 @dataclass(frozen=True)
