@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from itertools import combinations
 
-from ..bits import inner
+from kernelbounds.bits import inner
 
 
 def forced_patterns(queries: list[int], m: int, pairs=None) -> set[tuple[int, ...]]:

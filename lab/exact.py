@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .models import Model, bit_matrix
+from lab.models import Model, bit_matrix
 
 FLUSH = 128  # entries below 2^-FLUSH of the table's largest entry become 0
 PREC = 256  # arb working precision (bits)
@@ -169,7 +169,7 @@ def kernel_rank(model: Model, tokens: list[int], prime: int = 2**61 - 1, seed: i
 
 def table_head(model: Model, tokens: list[int]):
     """The same kernel head as a kernelbounds.heads.tables.TableHead (for kernelbounds.heads.evaluate)."""
-    from ..heads.tables import TableHead
+    from kernelbounds.heads.tables import TableHead
 
     fq, fk = kernel_features(model, tokens)
     uq, vk, off = readout_tables(model, tokens)

@@ -15,13 +15,13 @@
 Dense softmax recipes (issue 24) are named in every row (``recipe_name``) with whether
 the attention distribution was supervised; the supervised recipe is an ablation.
 
-Every trained head is re-evaluated exactly (kernelbounds.lab.exact: integers for kernel
+Every trained head is re-evaluated exactly (lab.exact: integers for kernel
 heads, arb balls for softmax).  Falsification guard (THEORY §3 L4): a head whose exact
 kernel rank is below a certified bound and that solves that certified family would
 contradict the theory: the run stops (exit 5) and keeps the head as a file.
 
 Run: scripts/experiments (full; writes docs/experiments.md, .json, .png) or
-python -m kernelbounds.lab.experiments --quick (smoke test, writes nothing unless --out).
+python -m lab.experiments --quick (smoke test, writes nothing unless --out).
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import exact, models, training
-from ..upperbounds.constructions import softmax as u3
-from ..heads.evaluate import evaluate
-from ..lowerbounds.assemble import smallest_witness, witness_family
+from lab import exact, models, training
+from kernelbounds.upperbounds.constructions import softmax as u3
+from kernelbounds.heads.evaluate import evaluate
+from kernelbounds.lowerbounds.assemble import smallest_witness, witness_family
 
 HALF = Fraction(1, 2)
 CONTRADICTION = 5
@@ -124,9 +124,9 @@ class CodeSize:
 
 def structured_pools(cs: CodeSize):
     """(train family, test family, test bound, train bound, description): disjoint code words."""
-    from ..lowerbounds.assemble import assemble
-    from ..lowerbounds.codes import Code
-    from ..lowerbounds.codes.paley import paley
+    from kernelbounds.lowerbounds.assemble import assemble
+    from kernelbounds.lowerbounds.codes import Code
+    from kernelbounds.lowerbounds.codes.paley import paley
 
     code = paley(cs.q, cs.m)
     k = next((k for k in range(2, code.size) if assemble(code.prefix(k), cs.n).bound >= cs.target), None)
@@ -155,7 +155,7 @@ def guard(name: str, head_json, rank: int, solves: bool, bound: int | None, keep
 
 def certified_family(m: int, n: int = 3):
     """(inputs, bound) of the best pairwise lower bound for m (THEORY §3 L4), or (None, None)."""
-    from ..lowerbounds.assemble import LowerBound, best, witness_family
+    from kernelbounds.lowerbounds.assemble import LowerBound, best, witness_family
 
     lb = best(m, n)
     if not isinstance(lb, LowerBound):
@@ -278,7 +278,7 @@ def witness_inputs():
 # attention supervision): the readout starts at U3's F(q, z) = <q, z> (U = V = I, THEORY §1,
 # §2 U3), the scores at random, and training runs first on sequences of random tokens, then
 # on the train set (a curriculum).  The others are alternatives and ablations.
-from .models import MAIN, MAIN_LABEL, SUPERVISED, softmax_label  # noqa: E402  (names shared with experiments_report)
+from lab.models import MAIN, MAIN_LABEL, SUPERVISED, softmax_label  # noqa: E402  (names shared with experiments_report)
 
 
 def softmax_recipes(steps: int, batch: int, ablation: bool = True) -> dict[str, models.Recipe]:
@@ -525,7 +525,7 @@ def _progress(total: int):
 def upper_bound(m: int, n: int = 3) -> tuple[int, str]:
     """The least certified upper bound for (m, n) with any features, and its method: the
     hub's answer (kernelbounds.bounds)."""
-    from ..bounds import upper
+    from kernelbounds.bounds import upper
 
     side = upper(m, n)
     return side.value, side.method + (f" (certificate {side.certificate})" if side.certificate else "")
@@ -548,7 +548,7 @@ def transition(med: dict[int, float]) -> dict:
 def summary(results: list[Result], plan: Plan) -> dict:
     out = {}
     for size in plan.sizes:
-        from ..lowerbounds.assemble import best
+        from kernelbounds.lowerbounds.assemble import best
 
         ub, ub_what = upper_bound(size.m, size.n)
         med = medians(results, size.name)
@@ -587,7 +587,7 @@ def summary(results: list[Result], plan: Plan) -> dict:
 # ----- main ------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.experiments")
+    ap = argparse.ArgumentParser(prog="python -m lab.experiments")
     ap.add_argument("--quick", action="store_true", help="smoke-test size: one small OOD size, two ranks, one seed, no witness suite")
     ap.add_argument("--out", default=None, help="folder for experiments.md/.json/.png (default: docs for a full run, nothing for --quick)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2; 1 runs in this process)")
@@ -637,7 +637,7 @@ def _cpu_seconds() -> float:
 
 
 def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: float, cpu: float = 0.0, reuse: dict | None = None) -> None:
-    from ..certificate import write_atomic
+    from kernelbounds.certificate import write_atomic
 
     out.mkdir(parents=True, exist_ok=True)
     doc = {
@@ -652,7 +652,7 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
         "results": [x.to_json() for x in sorted(results, key=lambda x: (x.setting, x.model, str(x.r).zfill(4), x.seed))],
     }
     write_atomic(out / "experiments.json", json.dumps(doc, indent=1, default=str) + "\n")
-    from . import experiments_report
+    from lab import experiments_report
 
     write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds, cpu, reuse))
     experiments_report.plot(results, summ, plan, out / "experiments.png")
@@ -671,8 +671,8 @@ def load_results(path: Path) -> list[Result]:
 
 def render(path: Path, out: Path) -> int:
     """Rebuild the markdown and the plot from experiments.json (no training)."""
-    from ..certificate import write_atomic
-    from . import experiments_report
+    from kernelbounds.certificate import write_atomic
+    from lab import experiments_report
 
     doc = json.loads(path.read_text())
     results = load_results(path)

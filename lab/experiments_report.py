@@ -29,7 +29,7 @@ def _fmt(v) -> str:
 
 
 def _main_label() -> str:
-    from .models import MAIN_LABEL
+    from lab.models import MAIN_LABEL
 
     return MAIN_LABEL
 
@@ -303,7 +303,7 @@ def markdown(results, summ, plan, full_table: str, seconds: float, cpu: float = 
         "they denote), dense softmax heads with python-flint arb balls at 256 bits (an output counts only if its whole ball is "
         "within 1/2; the reported worst error is the ball's upper endpoint; ball radii are below 1e-60).",
         "",
-        "Models (kernelbounds/lab/models.py; THEORY section 1): values v(z) = V z + v0 and readout L_q(y) = <U q + u0, y> + <c, q> + c0; "
+        "Models (lab/models.py; THEORY section 1): values v(z) = V z + v0 and readout L_q(y) = <U q + u0, y> + <c, q> + c0; "
         "nonnegative kernel heads with positive features phi_Q(q) = exp(W_Q q + b_Q), phi_K(z) = exp(W_K z + b_K) in R^r; "
         "dense softmax with scores tau <W_Q q, W_K z>, W in R^{m x m}, learned temperature tau. "
         "The free per-token features of the witness suite are training.py's table model (issue 7).",
@@ -335,7 +335,7 @@ def plot(results, summ, plan, path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..report import save_figure
+    from kernelbounds.report import save_figure
 
     panels = 4 if plan.code_sizes else 3
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2))

@@ -23,20 +23,21 @@ from collections.abc import Iterator
 from fractions import Fraction
 from math import lcm
 
-from ..upperbounds import constructions
-from ..lowerbounds import assemble as lowerbound
-from .. import kernelrank as rank
-from ..lowerbounds import transcript
-from ..bits import from_str
-from ..certificate import canonical_json
-from ..checker import check_bytes
-from ..classes import LevelProfile, worst_error_by_classes
-from ..lowerbounds.codes import Code, paley
-from ..lowerbounds.codes.linear import reed_muller
-from ..upperbounds.constructions import Readout, TensorKernel
-from ..model import KernelHead, exhaustive_worst_error, feature_head, min_ip_target
-from ..kernelrank import flint_rank, kernel_rows
-from ..lowerbounds.transcript import binary_bits
+from lab import REPO
+from kernelbounds.upperbounds import constructions
+from kernelbounds.lowerbounds import assemble
+from kernelbounds import kernelrank as rank
+from kernelbounds.lowerbounds import transcript
+from kernelbounds.bits import from_str
+from kernelbounds.certificate import canonical_json
+from kernelbounds.checker import check_bytes
+from kernelbounds.classes import LevelProfile, worst_error_by_classes
+from kernelbounds.lowerbounds.codes import Code, paley
+from kernelbounds.lowerbounds.codes.linear import reed_muller
+from kernelbounds.upperbounds.constructions import Readout, TensorKernel
+from kernelbounds.model import KernelHead, exhaustive_worst_error, feature_head, min_ip_target
+from kernelbounds.kernelrank import flint_rank, kernel_rows
+from kernelbounds.lowerbounds.transcript import binary_bits
 
 
 def leaves(obj, path=()) -> Iterator[tuple[tuple, object]]:
@@ -127,9 +128,9 @@ def _level_family(doc) -> bool | None:
     its kernel, and the generator's exact Motzkin rows for a minimality block."""
     from math import comb, lcm
 
-    from ..upperbounds import levelfamily as lf
-    from ..model import exhaustive_worst_error
-    from ..kernelrank import flint_rank
+    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.model import exhaustive_worst_error
+    from kernelbounds.kernelrank import flint_rank
 
     m, n, claims = doc["m"], doc["n"], doc["claims"]
     if not (isinstance(m, int) and isinstance(n, int) and 1 <= m <= 4 and 2 <= n <= 4):
@@ -225,7 +226,7 @@ def _construction_by_classes(doc) -> bool | None:
 
 
 def _lower_linear(doc) -> bool | None:
-    from ..lowerbounds.assemble import from_certificate
+    from kernelbounds.lowerbounds.assemble import from_certificate
 
     lin = doc["code"]["linear"]
     if len(doc["schedules"]) != 1:
@@ -247,8 +248,8 @@ def _lower_orbits(doc) -> bool:
     np.bincount rows (the checker uses a pure-Python closure and int.bit_count)."""
     import numpy as np
 
-    from ..lowerbounds.assemble import from_certificate
-    from ..lowerbounds.symmetry import is_permutation, orbits, row_histogram
+    from kernelbounds.lowerbounds.assemble import from_certificate
+    from kernelbounds.lowerbounds.symmetry import is_permutation, orbits, row_histogram
 
     m = doc["m"]
     perms = doc["symmetry"]["permutations"]
@@ -284,7 +285,7 @@ def _lower(doc) -> bool | None:
         return _lower_orbits(doc)
     if "linear" in doc["code"]:
         return _lower_linear(doc)
-    from ..lowerbounds.assemble import from_certificate, witness_family
+    from kernelbounds.lowerbounds.assemble import from_certificate, witness_family
 
     words = [from_str(w) for w in doc["code"]["words"]]
     if len(set(words)) != len(words) or len(words) < 2:
@@ -334,25 +335,25 @@ def _transcript(doc) -> bool | None:
 def seeds() -> list[dict]:
     """Small valid certificates of every kind (cheap to check and to judge)."""
     out = [constructions.certificate(constructions.CONSTRUCTIONS[name](m, n)) for name, m, n in (("tensor", 3, 3), ("softmax", 3, 3), ("rank1", 4, 2), ("tensor", 2, 4))]
-    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(6), 3), listed=True))
-    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(11).prefix(5), 4, "position-dependent"), listed=True))
-    out.append(lowerbound.certificate(lowerbound.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal")))
-    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(23), 5)))
+    out.append(assemble.certificate(assemble.assemble(paley.paley(11).prefix(6), 3), listed=True))
+    out.append(assemble.certificate(assemble.assemble(paley.paley(11).prefix(5), 4, "position-dependent"), listed=True))
+    out.append(assemble.certificate(assemble.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal")))
+    out.append(assemble.certificate(assemble.assemble(paley.paley(23), 5)))
     out += [rank.certificate(rank.named_kernel(name, 5), 5, name) for name in ("tensor", "inner", "disjoint")]
     out += [transcript.certificate(2, 2), transcript.certificate(3, 1)]
     out.append(constructions.certificate(constructions.CONSTRUCTIONS["softmax"](2, 4)))
-    out.append(lowerbound.certificate(lowerbound.assemble(paley.paley(7), 3), listed=True))
+    out.append(assemble.certificate(assemble.assemble(paley.paley(7), 3), listed=True))
 
-    out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(2, 4), 8, 4)))
-    out.append(lowerbound.linear_certificate(lowerbound.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
-    from ..upperbounds import levelfamily as lf
+    out.append(assemble.linear_certificate(assemble.assemble_linear(reed_muller(2, 4), 8, 4)))
+    out.append(assemble.linear_certificate(assemble.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
+    from kernelbounds.upperbounds import levelfamily as lf
 
     for fam, m in ((lf.LevelFamily("complement", "free", True), 3), (lf.LevelFamily("subset", "affine", False), 3)):
         res = lf.solve_family(fam, m, 3, prove=True)
         out.append(lf.certificate(res.found, res.refutations))
-    out.append(lowerbound.assemble_linear_orbits(reed_muller(2, 4), 6, 3).certificate())  # the orbit form (v2)
+    out.append(assemble.assemble_linear_orbits(reed_muller(2, 4), 6, 3).certificate())  # the orbit form (v2)
     ring = Code("ring", 12, (0b000000001111, 0b000000111100, 0b000011110000, 0b001111000000, 0b111100000000, 0b110000000011))
-    out.append(lowerbound.assemble_listed_orbits(ring, [tuple((i + 2) % 12 for i in range(12))], 4, "causal").certificate())
+    out.append(assemble.assemble_listed_orbits(ring, [tuple((i + 2) % 12 for i in range(12))], 4, "causal").certificate())
     return out
 
 
@@ -361,7 +362,7 @@ def campaign(total: int, seed: int = 0) -> Counter:
     rng = random.Random(seed)
     streams = [(doc, mutants(doc, rng, total)) for doc in seeds()]
     counts: Counter = Counter()
-    from ..progress import track
+    from kernelbounds.progress import track
 
     for doc, pointer, mutant in track(_round_robin(streams, total), total, "fuzz", "mutant"):
         verdict = check_bytes(canonical_json(mutant).encode() if isinstance(mutant, dict) else b"null")
@@ -416,7 +417,7 @@ def settle(doc: dict, limits=None, rounds: int = 12):
     """Set every claimed number (a claim, or a derived datum such as a rank certificate's
     listed differences) to what the checker derives, repeatedly, until the checker accepts
     or rejects for a reason other than a claimed number: (doc, verdict, numbers fixed)."""
-    from ..checker import Limits
+    from kernelbounds.checker import Limits
 
     limits = limits or Limits()
     for step in range(rounds + 1):
@@ -479,9 +480,7 @@ def _extend_per_bit_lists(doc: dict, m: int) -> None:
 def v2_seeds() -> list[dict]:
     """Small valid certificates of every v2 kind and form (issue 20's campaigns): the
     fuzz seeds of version 2 and committed files of each v2 kind."""
-    from pathlib import Path
-
-    certs = Path(__file__).resolve().parents[2] / "certificates"
+    certs = REPO / "certificates"
     out = [d for d in seeds() if d.get("version") == 2]
     for name in ("explicit-head-m04-n3-r2.json", "explicit-rank1-m02-n4.json", "rank-one-infeasible-m04-n3.json", "upper-any-m04-n3.json", "upper-nonnegative-m05-n3.json"):
         if (certs / name).exists():
@@ -501,7 +500,7 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0,
     import time
 
     if judge is None:
-        from .spec_oracle import judge
+        from lab.spec_oracle import judge
 
     rng = random.Random(seed)
     docs = seeds() if docs is None else docs
@@ -544,8 +543,8 @@ def hostile_campaign(folder: str | None = None) -> dict:
     import tempfile
     import time
 
-    from ..checker import check_file
-    from . import hostile
+    from kernelbounds.checker import check_file
+    from lab import hostile
 
     out = Counter(files=0, unexpected=0, exit4=0, forged_lines=0)
     out["slowest_s"] = 0.0
@@ -626,12 +625,12 @@ def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m kernelbounds.lab.fuzz [TOTAL] [SEED] [--coordinated N] [--hostile]``:
+    """``python -m lab.fuzz [TOTAL] [SEED] [--coordinated N] [--hostile]``:
     campaigns; exit 1 on any false accept, exit 4 or unexpected hostile verdict."""
     import argparse
     import time
 
-    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.fuzz", description=main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m lab.fuzz", description=main.__doc__)
     ap.add_argument("total", nargs="?", type=int, default=30000)
     ap.add_argument("seed", nargs="?", type=int, default=1)
     ap.add_argument("--coordinated", type=int, default=0, metavar="N", help="also N coordinated mutants (claims re-derived), judged by the spec oracle")

@@ -19,14 +19,14 @@ import copy
 import json
 import random
 from collections import Counter
-from pathlib import Path
 
-from ..certificate import canonical_json
-from ..checker import check_bytes
-from . import spec_oracle_signrank as so
-from .fuzz import _round_robin, data_mutants, mutants, settle
+from lab import REPO
+from kernelbounds.certificate import canonical_json
+from kernelbounds.checker import check_bytes
+from lab import spec_oracle_signrank as so
+from lab.fuzz import _round_robin, data_mutants, mutants, settle
 
-CERTS = Path(__file__).resolve().parents[2] / "certificates"
+CERTS = REPO / "certificates"
 
 
 def listed(doc: dict) -> dict:

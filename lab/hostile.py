@@ -15,7 +15,8 @@ import os
 import random
 from collections.abc import Iterator
 
-from ..certificate import canonical_json
+from lab import REPO
+from kernelbounds.certificate import canonical_json
 
 Item = tuple[str, bytes, frozenset]
 LIMIT = frozenset({3})
@@ -55,7 +56,7 @@ def two_block_doc(half: int, n: int, k: int, **claims) -> dict:
 def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
     """One or more small files per kind whose checking would run for minutes (issue 11)."""
     rng = rng or random.Random(11)
-    from ..upperbounds import constructions
+    from kernelbounds.upperbounds import constructions
 
     u2 = constructions.certificate(constructions.tensor(4, 3))
     u2["n"] = 64  # C(68, 64) level classes of 64 terms each (197 s before the estimate)
@@ -88,9 +89,7 @@ def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
     schedules = {g: [0, g // 2, g] for g in range(4, 4097)}
     yield "lower-m4096-200-words-2-step", _bytes(words_doc(m, 3, words, schedules)), LIMIT  # low_bits linear in the level
     yield "lower-k256-huge-products", _bytes(two_block_doc(2048, 64, 256)), LIMIT  # S_k of 3 million bits
-    from pathlib import Path
-
-    committed = Path(__file__).resolve().parents[2] / "certificates" / "lower-position-independent-m24-n3.json"
+    committed = REPO / "certificates" / "lower-position-independent-m24-n3.json"
     if committed.exists():  # the committed 2576-word certificate with an (empty) listed family:
         listed = json.loads(committed.read_text())  # the rows' chain sets alone would take gigabytes
         listed["witness"]["inputs"] = []
@@ -244,9 +243,7 @@ def explicit_rank_one(m: int, digits: int = 0, value_dim: int | None = None, see
 def v2_items() -> Iterator[Item]:
     """The hostile files of issue 20 (the v2 kinds): work bombs sized by their numbers'
     heights, a VALID line that must not state an unchecked number, unbounded labels."""
-    from pathlib import Path
-
-    certs = Path(__file__).resolve().parents[2] / "certificates"
+    certs = REPO / "certificates"
     yield "level-family-lcm-heights", _bytes(level_family_lcm_bomb()), LIMIT
     yield "explicit-head-m8-25-digit-denominators", _bytes(explicit_rank_one(8, 25)), LIMIT
     yield "explicit-head-m9-value-dim-0", _bytes(explicit_rank_one(9, 0, value_dim=0)), frozenset({0})

@@ -1,6 +1,6 @@
 """The least rank of every U4 level family (THEORY §2 U4), as a markdown table.
 
-``python -m kernelbounds.lab.levelfamilies --n 3 --m 4..20`` searches each family (process
+``python -m lab.levelfamilies --n 3 --m 4..20`` searches each family (process
 pool over families), asks for exact Motzkin refutations of every maximal cheaper
 support, and prints one row per m: rank (support) per family, "*" = proved least of the
 family by exact multipliers, "~" = best found (cheaper supports infeasible by float LP).
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..upperbounds import levelfamily as lf
+from kernelbounds.upperbounds import levelfamily as lf
 
 FAMILIES = lf.families() + [f for f in lf.families(nonnegative=True) if f.basis == "complement"]
 
@@ -23,7 +23,7 @@ def cell(r: lf.Result) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.levelfamilies", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m lab.levelfamilies", description=__doc__)
     ap.add_argument("--n", type=int, default=3)
     ap.add_argument("--m", default="4..20")
     ap.add_argument("--processes", type=int, default=2)

@@ -13,7 +13,7 @@ y_i = sum_j w_ij F(x_i, x_j) / sum_j w_ij, where
   W_Q, W_K in R^{d x m} (d = m) and a learned temperature tau = exp(log_tau) (a scalar
   folded into W_Q: the score class is the same), weights exp(s).
 
-Training is full numpy float64 (floats only propose a head: kernelbounds.lab.exact
+Training is full numpy float64 (floats only propose a head: lab.exact
 re-evaluates every trained head exactly).  The loss is the squared error of y plus,
 with weight ``att``, the cross-entropy of the attention distribution against the set of
 positions that attain the minimum level (the "attention loss" of the recipe, which
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-MAIN = "end to end, curriculum"  # the main dense softmax recipe's name (kernelbounds.lab.experiments)
+MAIN = "end to end, curriculum"  # the main dense softmax recipe's name (lab.experiments)
 SUPERVISED = "ablation: attention supervised"
 
 

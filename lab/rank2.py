@@ -21,7 +21,7 @@ when rank <= 2), so phi, psi >= 0 loses nothing; then phi(q) = (1 - a_q, a_q) wi
 to 1 over S (a zero column would be rank one; a small positive column keeps every strict
 inequality), and psi(s0)_0 >= psi(s0)_1 (swap the columns).
 
-Run: python -m kernelbounds.lab.rank2 [--m 5] [--n 3] [--timeout 120] [--gl]
+Run: python -m lab.rank2 [--m 5] [--n 3] [--timeout 120] [--gl]
 """
 
 from __future__ import annotations

@@ -112,8 +112,8 @@ def rational(value) -> Fraction:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m kernelbounds.lab.smt``: prove L1 for n = 3..6, d = 1..8 (z3); exit 1 if any is not unsat."""
-    ap = argparse.ArgumentParser(prog="python -m kernelbounds.lab.smt", description=main.__doc__)
+    """``python -m lab.smt``: prove L1 for n = 3..6, d = 1..8 (z3); exit 1 if any is not unsat."""
+    ap = argparse.ArgumentParser(prog="python -m lab.smt", description=main.__doc__)
     ap.add_argument("--positional", action="store_true", help="the position-dependent form (L5)")
     args = ap.parse_args(argv)
     bad = 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from .spec_oracle import Bad, is_int, keys, ok  # the v1 oracle's helpers (it imports nothing from kernelbounds)
+from lab.spec_oracle import Bad, is_int, keys, ok  # the v1 oracle's helpers (it imports nothing from kernelbounds)
 
 MAX_T = 14  # orthant: 2^(t-1) pairs x t queries literally
 MAX_M_CROSSING = 14  # crossing: the forced sets over all 2^m tokens

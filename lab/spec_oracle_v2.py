@@ -4,7 +4,7 @@
 Independence is the point: this module imports nothing from kernelbounds (neither the
 checker nor the generators, whose code was not read while writing it); only the standard
 library, and python-flint for exact ranks of explicit matrices.  ``judge(doc)`` has the
-interface of ``kernelbounds.lab.spec_oracle.judge``: True when every field is well formed
+interface of ``lab.spec_oracle.judge``: True when every field is well formed
 and every claim is a true statement as the spec defines it, False when a claim or a premise
 is false or the file breaks a rule of the spec, None when the instance is too large for the
 oracle's routes (about 10 s).  Version-1 files are passed to the v1 oracle.
@@ -108,7 +108,7 @@ def judge(doc) -> bool | None:
         ok(is_int(version) and version in (1, 2))
         if version == 1:
             ok(kind not in V2_KINDS and "symmetry" not in doc)  # v2 features in a v1 file
-            from .spec_oracle import judge as judge_v1
+            from lab.spec_oracle import judge as judge_v1
 
             return judge_v1(doc)
         ok(kind in JUDGES)  # version 2 adds no other kind; v1-only files must declare 1

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..heads.tables import TableHead
+from kernelbounds.heads.tables import TableHead
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The rank-3 oriented-matroid model of kernelbounds/lab/chirotope.py (issue 23, item 3):
+"""The rank-3 oriented-matroid model of lab/chirotope.py (issue 23, item 3):
 every realisable configuration satisfies it (so UNSAT is a sound refutation of rank 3),
 and it reproduces the orthant's VC argument."""
 
@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 from ortools.sat.python import cp_model
 
-from kernelbounds.lab import chirotope
+from lab import chirotope
 from kernelbounds.lowerbounds import signrank
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.lowerbounds import assemble as lowerbound
+from kernelbounds.lowerbounds import assemble
 from kernelbounds.bits import inner
 from kernelbounds.lowerbounds.codes.library import candidates
 from kernelbounds.heads.evaluate import evaluate, evaluate_family
@@ -24,15 +24,15 @@ WITNESS = ROOT / "certificates" / "witness-m24-n3-r8.json"
 
 def small_certificate(variant, n=4):
     code = next(c for c in candidates(12, thorough=False) if c.name == "paley7+4")
-    return lowerbound.certificate(lowerbound.assemble(code, n, variant))
+    return assemble.certificate(assemble.assemble(code, n, variant))
 
 
-@pytest.mark.parametrize("variant", lowerbound.VARIANTS)
+@pytest.mark.parametrize("variant", assemble.VARIANTS)
 def test_streamed_chain_family_is_the_listed_witness_family(variant):
     doc = small_certificate(variant)
     fam = load_family(doc)
-    lb = lowerbound.assemble(next(c for c in candidates(12, thorough=False) if c.name == "paley7+4"), 4, variant)
-    listed = lowerbound.witness_family(lb)
+    lb = assemble.assemble(next(c for c in candidates(12, thorough=False) if c.name == "paley7+4"), 4, variant)
+    listed = assemble.witness_family(lb)
     assert fam.inputs() == listed and fam.size == len(listed) == doc["claims"]["witness_inputs"]
     assert fam.tokens() == sorted({x for inp in listed for x in inp})
 
@@ -164,6 +164,6 @@ def test_vectorised_rows_equal_the_generic_rows(variant):
     from kernelbounds.heads.inputs import _chain_rows_numpy, _chain_rows_python
 
     code = next(c for c in candidates(12, thorough=False) if c.name == "paley7+4")
-    lb = lowerbound.assemble(code, 3, variant)
+    lb = assemble.assemble(code, 3, variant)
     for fast, slow in zip(_chain_rows_numpy(lb), _chain_rows_python(lb), strict=True):
         assert fast[0] == slow[0] and [list(map(int, v)) for v in fast[1:]] == [list(v) for v in slow[1:]]

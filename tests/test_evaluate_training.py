@@ -13,7 +13,7 @@ import pytest
 from kernelbounds.upperbounds.constructions import tensor
 from kernelbounds.heads.evaluate import evaluate, family_from_document, l1_violations
 from kernelbounds.heads.tables import HeadError, TableHead, load
-from kernelbounds.lab import training
+from lab import training
 
 ROOT = Path(__file__).resolve().parents[1]
 WITNESS = ROOT / "certificates" / "witness-m24-n3-r8.json"
@@ -96,7 +96,7 @@ def test_small_training_run_below_the_bound_fails_and_is_judged_exactly(tmp_path
     training did; at r = 16 float training may or may not solve the family, but the exact
     evaluation must judge it consistently (accuracy 1 iff worst error < 1/2).  Nothing is
     written unless a head falsifies the theorem, and then only into tmp_path."""
-    from kernelbounds.lab.experiments import run_kernel, witness_inputs
+    from lab.experiments import run_kernel, witness_inputs
 
     family, bound = witness_inputs()
     d = training.make_data(family, 24)

@@ -308,7 +308,7 @@ def test_every_single_field_mutant_is_rejected_or_true(make, oracle):
 def test_smt_rank_two_encoding_agrees_with_the_certificates_at_m4():
     """z3 on the weight-2 tokens of m = 4: rank one is unsat (as the Farkas certificate
     says) and rank two is sat (as the explicit rank-2 head says)."""
-    from kernelbounds.lab import rank2
+    from lab import rank2
 
     tokens = rank2.families(4)["weight 2"]
     assert rank2.decide(4, 3, tokens, 60, rank=1)[0] == "unsat"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Code, check_bytes
-from kernelbounds.lab.fuzz import campaign, mutants, oracle, seeds
+from lab.fuzz import campaign, mutants, oracle, seeds
 
 SEEDS = seeds()
 
@@ -61,8 +61,8 @@ def test_large_campaign_has_no_false_accepts():
 import copy  # noqa: E402
 import itertools  # noqa: E402
 
-from kernelbounds.lab.fuzz import data_mutants, settle  # noqa: E402
-from kernelbounds.lab.spec_oracle import judge  # noqa: E402
+from lab.fuzz import data_mutants, settle  # noqa: E402
+from lab.spec_oracle import judge  # noqa: E402
 
 CHEAP = [d for d in SEEDS if not ("linear" in d.get("code", {}) and d["claims"]["code_size"] > 100)]
 
@@ -96,10 +96,10 @@ def test_the_spec_oracle_confirms_the_seeds_and_refutes_false_claims():
 def test_settling_reaches_the_issue_s_large_valid_instances():
     """The issue's exit-4 examples, made by coordinated mutation: k = 256 at m = 60,
     n = 64, and a linear code at m = 1500: accepted, true by the spec oracle."""
-    from kernelbounds.lowerbounds import assemble as lowerbound
+    from kernelbounds.lowerbounds import assemble
     from kernelbounds.lowerbounds.codes import paley
 
-    doc = lowerbound.certificate(lowerbound.assemble(paley.paley(23).padded(60), 64))
+    doc = assemble.certificate(assemble.assemble(paley.paley(23).padded(60), 64))
     doc["claims"]["k"] = 256
     settled, verdict, fixed = settle(doc)
     assert verdict.code == 0 and fixed >= 1 and judge(settled) is True, verdict.render()

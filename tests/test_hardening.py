@@ -16,7 +16,7 @@ from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes, check_file
 from kernelbounds.checker.rules import REGISTRY, missing_protocol
 from kernelbounds.checker.text import escape, show
-from kernelbounds.lab import hostile
+from lab import hostile
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTS = ROOT / "certificates"
@@ -201,7 +201,7 @@ def test_exit_5_is_documented():
 
 
 def test_causal_claim_states_its_scope():
-    from kernelbounds.lab.fuzz import seeds
+    from lab.fuzz import seeds
 
     causal = next(d for d in seeds() if d["kind"] == "lower-bound" and d["variant"] == "causal")
     v = check_doc(causal)
@@ -230,7 +230,7 @@ def _orthant_listed():
 
 
 def _field_docs():
-    from kernelbounds.lab.fuzz import seeds
+    from lab.fuzz import seeds
 
     from helpers import level_expansion_doc
 
@@ -251,7 +251,7 @@ def test_every_field_of_every_kind_is_used_or_a_documented_label():
     """For every field (generalized path) of one certificate of every kind and form, some
     single change of it changes the verdict, unless the spec documents it as a free label
     (then every change keeps the verdict).  Every field name is named by the spec."""
-    from kernelbounds.lab.fuzz import _set, leaves, mutations
+    from lab.fuzz import _set, leaves, mutations
 
     rng = __import__("random").Random(0)
     seen_kinds, fields = set(), set()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes, check_file, rules
 from kernelbounds.checker.rules import modrank
-from kernelbounds.lab import fuzz, hostile
+from lab import fuzz, hostile
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTS = ROOT / "certificates"

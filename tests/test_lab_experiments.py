@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.heads.evaluate import evaluate, kernel_rank as table_rank
 from kernelbounds.heads.tables import load
-from kernelbounds.lab import exact, experiments, models
+from lab import exact, experiments, models
 
 
 def all_inputs(m, n=3):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.lowerbounds import assemble as lowerbound
+from kernelbounds.lowerbounds import assemble
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.checker.rules import chains, orbits as orbit_rule
@@ -70,8 +70,8 @@ def symmetric_codes(draw):
 @given(symmetric_codes(), st.integers(3, 6), st.sampled_from(VARIANTS))
 def test_orbit_route_equals_the_pairwise_route_on_random_symmetric_codes(code_perms, n, variant):
     code, perms = code_perms
-    pairwise = lowerbound.assemble(code, n, variant)
-    orbit = lowerbound.assemble_listed_orbits(code, perms, n, variant)
+    pairwise = assemble.assemble(code, n, variant)
+    orbit = assemble.assemble_listed_orbits(code, perms, n, variant)
     assert orbit.gaps == pairwise.gaps  # sum over orbits |O| x row histogram = all ordered pairs
     assert orbit.products == pairwise.products and orbit.rank == pairwise.rank
     assert orbit.witness_count() == pairwise.witness_count()
@@ -96,13 +96,13 @@ def _library_weight_classes():
 def test_orbit_route_equals_the_pairwise_route_on_library_codes(m, code, w):
     words = Code(code.name, code.m, tuple(code.words_of_weight(w)))
     for n in (3, 5):
-        orbit = lowerbound.assemble_linear_orbits(code, w, n)
+        orbit = assemble.assemble_linear_orbits(code, w, n)
         if orbit is None:  # some pair has gap 1: neither route gives a bound
             assert min(words.gaps()) < 2
             with pytest.raises(ValueError):
-                lowerbound.assemble(words, n)
+                assemble.assemble(words, n)
             continue
-        pairwise = lowerbound.assemble(words, n)
+        pairwise = assemble.assemble(words, n)
         assert orbit.gaps == pairwise.gaps and orbit.products == pairwise.products
         assert orbit.bound == pairwise.bound and orbit.witness_count() == pairwise.witness_count()
 
@@ -128,7 +128,7 @@ def test_permuted_code_words_stay_code_words():
 def rm5_doc():
     """RM(2,5) weight 16 at m = 32: three orbits (62, 8680, 27776)."""
     code = reed_muller(2, 5)
-    return lowerbound.assemble_linear_orbits(code, 16, 3).certificate()
+    return assemble.assemble_linear_orbits(code, 16, 3).certificate()
 
 
 def test_orbit_certificate_is_valid_and_version_2(rm5_doc):
@@ -156,11 +156,11 @@ def test_an_orbit_split_or_merged_by_hand_is_rejected(rm5_doc):
     orbits_claim = rm5_doc["claims"]["orbits"]
     split = copy.deepcopy(rm5_doc)  # one orbit listed twice, from a second representative
     big = orbits_claim[2]
-    other = next(w for w in reed_muller(2, 5).words_of_weight(16) if lowerbound.to_str(w, 32) != big["representative"])
+    other = next(w for w in reed_muller(2, 5).words_of_weight(16) if assemble.to_str(w, 32) != big["representative"])
     code = reed_muller(2, 5)
     found = orbits(code.words_of_weight_array(16), code.automorphisms)
     same_orbit = [int(x) for x, lab in zip(code.words_of_weight_array(16), found.labels) if lab == 2]
-    second = lowerbound.to_str(same_orbit[1], 32)
+    second = assemble.to_str(same_orbit[1], 32)
     split["claims"]["orbits"].append(dict(big, representative=second, size=1))
     v = verdict(split)
     assert v.code == 1 and v.pointer == "/claims/orbits/3/representative", v.render()
@@ -212,7 +212,7 @@ def test_a_claim_one_too_high_is_rejected(rm5_doc, field):
 
 def test_listed_orbit_certificates_reject_a_non_automorphism():
     code = Code("dodecagon", 12, tuple(sorted(doubled(x, 6) for x in (0b000111, 0b001110, 0b011100, 0b111000, 0b110001, 0b100011))))
-    doc = lowerbound.assemble_listed_orbits(code, [tuple((i + 2) % 12 for i in range(12))], 3).certificate()
+    doc = assemble.assemble_listed_orbits(code, [tuple((i + 2) % 12 for i in range(12))], 3).certificate()
     assert verdict(doc).code == 0
     doc["symmetry"]["permutations"].append([1, 0] + list(range(2, 12)))  # swaps the two copies of bit 0: still fine
     assert verdict(doc).code == 0
@@ -243,7 +243,7 @@ def test_closed_form_witness_count_equals_the_enumerated_rows(code_perms, n, var
     """chains.constant_weight_row_count against Family.row_count (which enumerates every
     row's keys and links) and the explicit family, on constant-weight codes."""
     code, _ = code_perms
-    lb = lowerbound.assemble(code, n, variant)
+    lb = assemble.assemble(code, n, variant)
     words, m = list(code.words), code.m
     schedules = {g: (levels, 0) for g, levels in lb.schedules.items()}
     family = Family(words, m, n, variant, schedules)
@@ -257,7 +257,7 @@ def test_closed_form_witness_count_equals_the_enumerated_rows(code_perms, n, var
         total_enum += family.row_count(i, gaps)
     assert total_closed == total_enum == lb.witness_count()
     if len(words) <= 40:
-        assert len(set(lowerbound.witness_family(lb))) == total_closed
+        assert len(set(assemble.witness_family(lb))) == total_closed
 
 
 # ------------------------------------------------------------------ reading certificates back
@@ -265,12 +265,12 @@ def test_closed_form_witness_count_equals_the_enumerated_rows(code_perms, n, var
 
 def test_from_certificate_rebuilds_every_form():
     docs = [
-        lowerbound.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal").certificate(),
-        lowerbound.assemble_linear(reed_muller(2, 4), 8, 4).certificate(),
-        lowerbound.assemble_linear_orbits(reed_muller(2, 5), 12, 4, "position-dependent").certificate(),
+        assemble.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal").certificate(),
+        assemble.assemble_linear(reed_muller(2, 4), 8, 4).certificate(),
+        assemble.assemble_linear_orbits(reed_muller(2, 5), 12, 4, "position-dependent").certificate(),
     ]
     for doc in docs:
-        assert lowerbound.from_certificate(doc).certificate() == doc
+        assert assemble.from_certificate(doc).certificate() == doc
 
 
 # ------------------------------------------------------------------ million-word rows
@@ -297,7 +297,7 @@ def test_one_row_of_a_million_word_code_by_plain_python_popcounts():
 
 @pytest.mark.slow
 def test_the_m64_orbit_certificate_checks_within_the_default_limits():
-    lb = lowerbound.best(64, 3)
+    lb = assemble.best(64, 3)
     assert lb.form.startswith("per-entry (orbits)") and lb.bound >= 10 * 135
     v = verdict(lb.certificate())  # the default limits; its time is a scripts/bench row
     assert v.code == 0, v.render()
@@ -341,8 +341,8 @@ def test_table_lower_column_is_nondecreasing_in_m():
 @pytest.mark.parametrize("m", [70, 140])
 def test_padded_orbit_certificates_beyond_64_bits_check(m):
     """Padding keeps every gap and orbit (the lookup tables switch to 8 bits above m = 128)."""
-    small = lowerbound.assemble_linear_orbits(reed_muller(2, 4), 6, 3)
-    lb = lowerbound.assemble_linear_orbits(reed_muller(2, 4).padded(m), 6, 3)
+    small = assemble.assemble_linear_orbits(reed_muller(2, 4), 6, 3)
+    lb = assemble.assemble_linear_orbits(reed_muller(2, 4).padded(m), 6, 3)
     assert (lb.bound, lb.gaps, lb.witness_count()) == (small.bound, small.gaps, small.witness_count())
     v = verdict(lb.certificate())
     assert v.code == 0 and f"r >= {small.bound} " in v.summary

@@ -105,5 +105,5 @@ def test_license_is_shipped():
 
 @pytest.mark.slow
 def test_experiments_quick_with_out_writes_its_files(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "kernelbounds.lab.experiments", "--quick", "--out", str(tmp_path)], capture_output=True, cwd=ROOT)
+    r = subprocess.run([sys.executable, "-m", "lab.experiments", "--quick", "--out", str(tmp_path)], capture_output=True, cwd=ROOT)
     assert r.returncode == 0 and (tmp_path / "experiments.md").exists() and (tmp_path / "experiments.png").exists()

@@ -9,7 +9,7 @@ z3 = pytest.importorskip("z3")
 
 from kernelbounds.lowerbounds.domination import factor, premise, conclusion, tight_row  # noqa: E402
 from kernelbounds.model import KernelHead  # noqa: E402
-from kernelbounds.lab.smt import TinyInstance, head_query, prove_l1, rational  # noqa: E402
+from lab.smt import TinyInstance, head_query, prove_l1, rational  # noqa: E402
 
 GRID = [(n, d) for n in range(3, 7) for d in range(1, 9)]
 

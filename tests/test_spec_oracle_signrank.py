@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.lab import spec_oracle_signrank as so
+from lab import spec_oracle_signrank as so
 
 CERTS = Path(__file__).resolve().parents[1] / "certificates"
 FILES = sorted(CERTS.glob("orthant-*.json")) + sorted(CERTS.glob("crossing-*.json"))
@@ -202,7 +202,7 @@ def test_forced_sets_are_swapped_by_swapping_the_pair():
 
 def test_find_walk_is_a_valid_cr2_walk():
     """The campaign's cycle finder returns walks the oracle's CR2 rule accepts."""
-    from kernelbounds.lab.fuzz_signrank import find_walk
+    from lab.fuzz_signrank import find_walk
 
     sets = [so.forced_sets(a, b, TOKENS5, 3) for a, b in THEORY_PAIRS]
     for c in range(32):
@@ -211,7 +211,7 @@ def test_find_walk_is_a_valid_cr2_walk():
 
 
 def test_small_campaigns_have_no_false_accept():
-    from kernelbounds.lab import fuzz_signrank
+    from lab import fuzz_signrank
 
     for stats in (fuzz_signrank.single_field(80), fuzz_signrank.coordinated(40)):
         assert "false accepts" not in stats
@@ -220,7 +220,7 @@ def test_small_campaigns_have_no_false_accept():
 
 @pytest.mark.slow
 def test_large_campaigns_have_no_false_accept():
-    from kernelbounds.lab import fuzz_signrank
+    from lab import fuzz_signrank
 
     single, coord = fuzz_signrank.single_field(6000, seed=1), fuzz_signrank.coordinated(2000, seed=1)
     for stats in (single, coord):

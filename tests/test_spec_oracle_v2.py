@@ -1,4 +1,4 @@
-"""The format-v2 spec oracle (kernelbounds/lab/spec_oracle_v2.py): it confirms the committed
+"""The format-v2 spec oracle (lab/spec_oracle_v2.py): it confirms the committed
 v2 certificates and refutes hand-made false ones, one per rule of
 docs/certificate-format-v2.md (a claimed number, a g_j, a multiplier, a table entry, an
 orbit size, ...)."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds.lab.spec_oracle_v2 import judge
+from lab.spec_oracle_v2 import judge
 
 CERTS = Path(__file__).resolve().parent.parent / "certificates"
 # decided, but in 2-8 s each: the m = 48 and m = 64 orbit forms (2^21 and 2^22 words of the
@@ -304,7 +304,7 @@ OB_MUTATIONS = {
 @pytest.mark.parametrize("rule", sorted(r for r in OB_MUTATIONS if OB_MUTATIONS[r][0] != "hamming"))
 def test_the_numpy_route_judges_the_orbit_form_like_the_python_route(rule, monkeypatch):
     """The m = 24 code (a span of 2^15 words) through ArrayCode instead of ListCode."""
-    from kernelbounds.lab import spec_oracle_v2
+    from lab import spec_oracle_v2
 
     name, edit = OB_MUTATIONS[rule]
     doc = load(name)
