@@ -7,7 +7,7 @@ import pytest
 
 from kernelbounds.checker import Limits, check_file
 
-CORPUS = Path(__file__).resolve().parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
 MANIFEST = json.loads((CORPUS / "MANIFEST.json").read_text())
 
 

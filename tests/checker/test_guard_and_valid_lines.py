@@ -20,7 +20,7 @@ from kernelbounds.checker import Limits, check_bytes, check_file, rules
 from kernelbounds.checker.rules import modrank
 from lab import fuzz, hostile
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "certificates"
 CORPUS = ROOT / "tests" / "corpus"
 

@@ -18,7 +18,7 @@ from kernelbounds.checker.rules import REGISTRY, missing_protocol
 from kernelbounds.checker.text import escape, show
 from lab import hostile
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "certificates"
 
 
@@ -235,7 +235,7 @@ def _field_docs():
     from helpers import level_expansion_doc
 
     level_expansion = level_expansion_doc(4, 3)  # the v1 level-expansion kernel
-    minimality = json.loads((Path(__file__).parent / "corpus" / "correct" / "minimality-nonnegative-n3-m16.json").read_text())
+    minimality = json.loads((Path(__file__).resolve().parents[2] / "tests" / "corpus" / "correct" / "minimality-nonnegative-n3-m16.json").read_text())
     docs = seeds() + [level_expansion, _features_rank_doc(), load("explicit-rank1-m02-n3.json"), load("rank-one-infeasible-m04-n3.json")]
     docs += [load("orthant-position-independent-m06-n3.json"), load("crossing-position-independent-m05-n3.json"), _orthant_listed(), minimality]
     named = json.loads(json.dumps(docs[8]))

@@ -11,7 +11,7 @@ import pytest
 from kernelbounds import catalog
 from kernelbounds.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, cwd=None):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from kernelbounds.cli import build_parser, main
 from kernelbounds.heads.tables import TableHead
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SUBPARSERS = next(a for a in build_parser()._actions if a.dest == "command").choices
 
 # Cheap sub-ranges for the default suite: (command, option dest) -> largest value drawn.

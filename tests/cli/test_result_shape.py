@@ -1,9 +1,10 @@
-"""One result shape (issue 25, docs/api.md "One result shape"): every command's --json object
+"""One result shape (docs/api.md "One result shape"): every command's --json object
 is its API result's to_json(), field for field, plus `output` (the file written with -o,
 or null) for the commands that write one.  A new (command, API call) pair is one line of
 PAIRS; "{head}", "{head3}", "{cert}" are files made by the fixture."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import kernelbounds as kb
 from kernelbounds.cli import main
 from kernelbounds.cli._common import json_safe
 
-WITNESS = "certificates/witness-m24-n3-r8.json"
+WITNESS = str(Path(__file__).resolve().parents[2] / "certificates" / "witness-m24-n3-r8.json")
 
 PAIRS = [
     (["evaluate", "--head", "{head3}", "--all", "--m", "3", "--n", "3"], lambda f: kb.evaluate(f["head3"], kb.Family.all(3, 3))),
@@ -43,10 +44,7 @@ def files(tmp_path_factory):
 
 
 @pytest.mark.parametrize("args, call", PAIRS, ids=[" ".join(a[:3]) for a, _ in PAIRS])
-def test_the_cli_json_is_the_api_to_json(args, call, files, capsys, monkeypatch):
-    from pathlib import Path
-
-    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+def test_the_cli_json_is_the_api_to_json(args, call, files, capsys):
     main([a.format(**files) for a in args] + ["--json"])
     cli = json.loads(capsys.readouterr().out)
     api = json.loads(json.dumps(json_safe(call(files).to_json())))

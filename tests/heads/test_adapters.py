@@ -122,7 +122,7 @@ def test_the_documented_performer_example_runs():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     r = subprocess.run([sys.executable, "docs/examples/performer_head.py"], cwd=root, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "m = 24 witness family: Evaluation(solves=False" in r.stdout and "every input at m = 8: Evaluation(solves=False" in r.stdout

@@ -18,7 +18,7 @@ from kernelbounds.heads.evaluate import evaluate, evaluate_family
 from kernelbounds.heads.inputs import FamilyError, load_family
 from kernelbounds.heads.tables import HeadError, TableHead, load
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WITNESS = ROOT / "certificates" / "witness-m24-n3-r8.json"
 
 

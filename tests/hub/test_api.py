@@ -14,7 +14,7 @@ import kernelbounds as kb
 from kernelbounds import testing
 from kernelbounds.bits import inner
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

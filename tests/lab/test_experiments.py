@@ -1,11 +1,14 @@
 """Bit-feature heads, their exact re-evaluation, the falsification guard and the quick
-experiment run (issue 16)."""
+experiment run."""
 
 import itertools
 import json
 import math
 import random
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +18,8 @@ from hypothesis import strategies as st
 from kernelbounds.heads.evaluate import evaluate, kernel_rank as table_rank
 from kernelbounds.heads.tables import load
 from lab import exact, experiments, models
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def all_inputs(m, n=3):
@@ -215,3 +220,9 @@ def test_pretrain_sequences_avoid_the_test_tokens():
     seqs = experiments.pretrain_sequences(8, 3, 0, exclude)
     tokens = {z for s in seqs for z in s}
     assert not tokens & exclude and len(tokens) == 256 - len(exclude) and len(seqs) == experiments.PRETRAIN_SEQS
+
+
+@pytest.mark.slow
+def test_experiments_quick_with_out_writes_its_files(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "lab.experiments", "--quick", "--out", str(tmp_path)], capture_output=True, cwd=ROOT)
+    assert r.returncode == 0 and (tmp_path / "experiments.md").exists() and (tmp_path / "experiments.png").exists()

@@ -93,8 +93,8 @@ def test_the_spec_oracle_confirms_the_seeds_and_refutes_false_claims():
     assert judge({**tr, "s": 1}) is False  # the issue's false accept: answers above s
 
 
-def test_settling_reaches_the_issue_s_large_valid_instances():
-    """The issue's exit-4 examples, made by coordinated mutation: k = 256 at m = 60,
+def test_settling_reaches_large_valid_instances():
+    """Large valid instances made by coordinated mutation: k = 256 at m = 60,
     n = 64, and a linear code at m = 1500: accepted, true by the spec oracle."""
     from kernelbounds.lowerbounds import assemble
     from kernelbounds.lowerbounds.codes import paley

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from lab import spec_oracle_signrank as so
 
-CERTS = Path(__file__).resolve().parents[1] / "certificates"
+CERTS = Path(__file__).resolve().parents[2] / "certificates"
 FILES = sorted(CERTS.glob("orthant-*.json")) + sorted(CERTS.glob("crossing-*.json"))
 THEORY_PAIRS = [("00110", "11001"), ("01001", "10110"), ("01100", "10011"), ("01101", "10010"), ("01110", "10001")]
 

@@ -20,7 +20,7 @@ from kernelbounds.bits import inner
 from kernelbounds.lowerbounds import crossing
 from kernelbounds.lowerbounds.assemble import VARIANTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def acyclic(sets, choice) -> bool:

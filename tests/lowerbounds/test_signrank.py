@@ -18,7 +18,7 @@ from kernelbounds.bits import inner, to_str
 from kernelbounds.lowerbounds import signrank
 from kernelbounds.lowerbounds.assemble import VARIANTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @given(st.integers(2, 22), st.integers(3, 8), st.sampled_from(VARIANTS))

@@ -63,7 +63,7 @@ def test_fooling_family_answers_by_brute_force(q, s):
     assert tb.bits >= 1 and 2**tb.bits >= (s + 1) ** q > 2 ** (tb.bits - 1)  # (s + 1)^q >= 2 here
 
 
-def test_issue_examples():
+def test_transcript_bits_and_vectors_of_small_cases():
     assert verify(3, 4).bits == 7 and verify(3, 4).vectors == 125
     assert verify(8, 1).bits == 8
     assert binary_bits(1) == 0 and binary_bits(2) == 1 and binary_bits(5) == 3

@@ -220,7 +220,7 @@ def test_stored_heads_match_their_committed_certificates():
 
     from kernelbounds import catalog
 
-    root = Path(__file__).resolve().parents[1] / "certificates"
+    root = Path(__file__).resolve().parents[2] / "certificates"
     for m, n, r, _ in catalog.general_heads():
         doc = json.loads((root / f"explicit-head-m{m:02d}-n{n}-r{r}.json").read_text())
         assert (doc["m"], doc["n"], doc["claims"]["feature_rank"]) == (m, n, r)

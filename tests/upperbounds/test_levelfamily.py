@@ -17,7 +17,7 @@ from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
 from kernelbounds.model import exhaustive_worst_error, feature_head
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HALF = Fraction(1, 2)
 ALL = [lf.LevelFamily(b, r, s) for b in lf.BASES for r in lf.READOUTS for s in (False, True)]
 
