@@ -215,7 +215,7 @@ def test_small_campaigns_have_no_false_accept():
 
     for stats in (fuzz_signrank.single_field(80), fuzz_signrank.coordinated(40)):
         assert "false accepts" not in stats
-        assert all(row["exit4"] == 0 for kind, row in stats.items() if kind in ("orthant", "crossing"))
+        assert all(row["exit4"] == 0 and row["not_judged"] == 0 for kind, row in stats.items() if kind in ("orthant", "crossing"))
 
 
 @pytest.mark.slow
@@ -225,6 +225,7 @@ def test_large_campaigns_have_no_false_accept():
     single, coord = fuzz_signrank.single_field(6000, seed=1), fuzz_signrank.coordinated(2000, seed=1)
     for stats in (single, coord):
         assert "false accepts" not in stats
+        assert all(row["not_judged"] == 0 for kind, row in stats.items() if kind in ("orthant", "crossing"))
     assert sum(row["accepted"] for kind, row in coord.items() if kind in ("orthant", "crossing")) > 0
 
 
