@@ -1,4 +1,4 @@
-"""Rank three by oriented matroids (issue 23, item 3; THEORY §3 L7 "other sign-rank tools").
+"""Rank three by oriented matroids (THEORY §3 L7 "other sign-rank tools").
 
 If a head has rank <= 3, the rows phi(q) in R^3 (perturbed into general position, which
 keeps every strict sign) realise the L1-forced sign pattern: for every key pair (a, b) there

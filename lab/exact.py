@@ -1,4 +1,4 @@
-"""Exact re-evaluation of trained bit-feature heads (issue 16; THEORY §0: exact decides).
+"""Exact re-evaluation of trained bit-feature heads (THEORY §0: exact decides).
 
 A trained model only proposes a head.  The head that is judged is built from the float64
 numbers the model computes for each token, read as the exact rationals they denote:

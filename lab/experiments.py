@@ -1,4 +1,4 @@
-"""Experiments that reproduce the paper (issues 7 and 16).
+"""Experiments that reproduce the paper.
 
 (a) the witness suite: the certified m = 24, n = 3 witness family (190 inputs, r >= 8),
     nonnegative kernel heads of feature rank r (free per-token features, training.py, and
@@ -7,12 +7,12 @@
     sequences from a train pool of random m-bit tokens and tested on sequences from a
     disjoint pool of fresh random tokens (every position scored; a sequence counts as
     correct when all its outputs are within 1/2: "exact-sequence accuracy");
-(c) the structured OOD reading (issue 24): train and test sets are the witness families
+(c) the structured OOD reading: train and test sets are the witness families
     (THEORY §3 L4) of two disjoint sets of words of one Paley code, the test words being
     the shortest prefix whose certified bound reaches 8, 16 or 64 (the query's output is
     scored, as in the witness suite).
 
-Dense softmax recipes (issue 24) are named in every row (``recipe_name``) with whether
+Dense softmax recipes are named in every row (``recipe_name``) with whether
 the attention distribution was supervised; the supervised recipe is an ablation.
 
 Every trained head is re-evaluated exactly (lab.exact: integers for kernel
@@ -108,7 +108,7 @@ def pools(size: Size, seed: int = 0) -> tuple[list[tuple[int, ...]], list[tuple[
 
 @dataclass(frozen=True)
 class CodeSize:
-    """A structured OOD problem (issue 24): the test set is the witness family (THEORY §3 L4)
+    """A structured OOD problem: the test set is the witness family (THEORY §3 L4)
     of the shortest prefix of the Paley code of prime q (padded to m bits) whose certified
     bound is >= target; the train set is the witness family of the code's other words."""
 
@@ -274,7 +274,7 @@ def witness_inputs():
 
 # ----- the plan --------------------------------------------------------------------
 
-# The dense softmax recipes (issue 24): name -> recipe.  MAIN is the end-to-end recipe (no
+# The dense softmax recipes: name -> recipe.  MAIN is the end-to-end recipe (no
 # attention supervision): the readout starts at U3's F(q, z) = <q, z> (U = V = I, THEORY §1,
 # §2 U3), the scores at random, and training runs first on sequences of random tokens, then
 # on the train set (a curriculum).  The others are alternatives and ablations.
@@ -324,7 +324,7 @@ def full_plan() -> Plan:
         softmax_recipes=softmax_recipes(3000, 512),
         table_steps=3000,
         code_sizes=[CodeSize(24, 23, 8), CodeSize(32, 31, 16), CodeSize(64, 59, 64)],
-        code_ranks=[2, 8, 32, 128],  # within the shared machine's budget (issue 24)
+        code_ranks=[2, 8, 32, 128],  # within the shared machine's budget
         code_recipes=[MAIN, "end to end, identity readout"],
     )
 

@@ -5,7 +5,7 @@ A mutant is *rejected* (checker exit != 0), *accepted-true* (the checker accepts
 oracle confirms every claim), or a *false accept* (the checker accepts a false claim: a
 soundness bug).  Mutants whose premise the oracle cannot evaluate are counted apart.
 
-The second campaign (issue 11, docs/soundness.md): ``coordinated_campaign`` changes one
+The second campaign (docs/soundness.md): ``coordinated_campaign`` changes one
 datum and then ``settle``s the claimed numbers to what the checker derives, judging every
 accept with ``lab.spec_oracle`` (written from the spec alone); ``hostile_campaign`` runs
 every file of ``lab.hostile`` in process and through the front end in a fresh process.
@@ -478,7 +478,7 @@ def _extend_per_bit_lists(doc: dict, m: int) -> None:
 
 
 def v2_seeds() -> list[dict]:
-    """Small valid certificates of every v2 kind and form (issue 20's campaigns): the
+    """Small valid certificates of every v2 kind and form (the third campaign's seeds): the
     fuzz seeds of version 2 and committed files of each v2 kind."""
     certs = REPO / "certificates"
     out = [d for d in seeds() if d.get("version") == 2]

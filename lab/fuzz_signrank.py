@@ -1,4 +1,4 @@
-"""Mutation campaign for the `orthant` and `crossing` kinds (issue 23): mutants of the
+"""Mutation campaign for the `orthant` and `crossing` kinds: mutants of the
 committed files (and of listed-form copies of the rule-form files) go to the checker as a
 black box (``check_bytes``); every accepted mutant is judged by the independent spec
 oracle ``lab.spec_oracle_signrank``.  A false accept is checker VALID, oracle False.

@@ -54,7 +54,7 @@ def two_block_doc(half: int, n: int, k: int, **claims) -> dict:
 
 
 def work_bombs(rng: random.Random | None = None) -> Iterator[Item]:
-    """One or more small files per kind whose checking would run for minutes (issue 11)."""
+    """One or more small files per kind whose checking would run for minutes."""
     rng = rng or random.Random(11)
     from kernelbounds.upperbounds import constructions
 
@@ -179,7 +179,7 @@ def all_items(big: bool = False) -> Iterator[Item]:
     yield from odd_text()
 
 
-# ----------------------------------------------------------------- issue 20: the v2 kinds
+# ----------------------------------------------------------------- the v2 kinds
 
 
 def _v2(kind: str) -> dict:
@@ -192,7 +192,7 @@ def _tok(i: int, m: int) -> str:
 
 def level_family_lcm_bomb(m: int = 16, digits: int = 600) -> dict:
     """A level family whose m+1 differences have distinct `digits`-digit denominators: each
-    string is short, but w(d) = sum_j g_j C(d, j) has the height of their lcm (issue 20,
+    string is short, but w(d) = sum_j g_j C(d, j) has the height of their lcm (hostile
     class 2).  The old estimate (longest string) accepted it; now exit 3 at once."""
     rng = random.Random(20)
     g = [f"1/{rng.randrange(10 ** (digits - 1), 10 ** digits)}" for _ in range(m + 1)]
@@ -203,7 +203,7 @@ def level_family_lcm_bomb(m: int = 16, digits: int = 600) -> dict:
 
 def motzkin_bomb(base: dict, rows: int = 20000, digits: int = 40) -> dict:
     """A valid level-family file with `rows` weight rows of distinct `digits`-digit
-    denominators added to its first refutation (issue 20, class 3: Fraction sums whose
+    denominators added to its first refutation (class 3: Fraction sums whose
     running denominator grows with every row): refused by the estimate (exit 3)."""
     doc = json.loads(json.dumps(base))
     rng = random.Random(21)
@@ -215,7 +215,7 @@ def motzkin_bomb(base: dict, rows: int = 20000, digits: int = 40) -> dict:
 def explicit_rank_one(m: int, digits: int = 0, value_dim: int | None = None, seed: int = 1) -> dict:
     """A valid rank-one head at n = 2 (phi = psi = 1, F(q, q) = |q|, F(q, z) = 2<q, z> - |q|
     plus 1/d_qz with distinct `digits`-digit d_qz when digits > 0): worst error max 1/(2 d).
-    digits = 25 at m = 8 is the issue's 4 MB file (issue 20, class 1); value_dim defaults to
+    digits = 25 at m = 8 is a 4 MB file; value_dim defaults to
     the true 2^m - 1 when digits > 0, else to 2^m - 1 as well only when given."""
     from fractions import Fraction
 
@@ -241,7 +241,7 @@ def explicit_rank_one(m: int, digits: int = 0, value_dim: int | None = None, see
 
 
 def v2_items() -> Iterator[Item]:
-    """The hostile files of issue 20 (the v2 kinds): work bombs sized by their numbers'
+    """The hostile files of the v2 kinds: work bombs sized by their numbers'
     heights, a VALID line that must not state an unchecked number, unbounded labels."""
     certs = REPO / "certificates"
     yield "level-family-lcm-heights", _bytes(level_family_lcm_bomb()), LIMIT

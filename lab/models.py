@@ -1,4 +1,4 @@
-"""Heads whose maps are computed from the tokens' bits, so they can generalise (issue 16).
+"""Heads whose maps are computed from the tokens' bits, so they can generalise.
 
 Both models follow THEORY §1 with n-token inputs and a scored position i:
 y_i = sum_j w_ij F(x_i, x_j) / sum_j w_ij, where

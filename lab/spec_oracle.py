@@ -1,5 +1,5 @@
 """An oracle written from the specification alone (docs/certificate-format-v1.md), for
-judging the certificates the checker accepts (issue 11, second adversarial campaign).
+judging the certificates the checker accepts (second adversarial campaign).
 
 It imports nothing from kernelbounds (neither the checker nor the generator): only the
 standard library and FLINT for exact ranks.  ``judge(doc)`` returns True when every

@@ -1,4 +1,4 @@
-"""An oracle for the v2 kinds `orthant` and `crossing` (issue 23), written from
+"""An oracle for the v2 kinds `orthant` and `crossing`, written from
 docs/certificate-format-v2.md and THEORY §1, §3 L1, L5, L7 and §2 U6 alone.
 
 It imports nothing from kernelbounds (neither the checker nor the generator) and never

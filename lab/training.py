@@ -1,4 +1,4 @@
-"""Training single-head attention on Min-IP families (issue 7), in numpy float64.
+"""Training single-head attention on Min-IP families, in numpy float64.
 
 Trained models (floats are fine here: they only *propose* heads; every trained kernel
 head is converted to exact rationals and re-evaluated by kernelbounds.heads.evaluate):

@@ -204,7 +204,7 @@ def job_numpy_float_rank_m12():
     return lambda: f"float rank {np.linalg.matrix_rank(rows)} (exact 4096)"
 
 
-# ---- rows of issues 12-14 and 17 (ported from the old bench's BENCHES list)
+# ---- level families, exact small m, evaluation (ported from the old bench's BENCHES list)
 
 
 def job_tokens_literal_26_8():
@@ -349,7 +349,7 @@ def job_evaluate_m24_rank64():
 
 
 def _random_head(m: int, r: int = 64, seed: int = 0):
-    """A random nonnegative rank-r head on all 2^m tokens, values v(z) = z (issue 25)."""
+    """A random nonnegative rank-r head on all 2^m tokens, values v(z) = z."""
     import numpy as np
 
     from kernelbounds.heads.tables import TableHead
@@ -383,7 +383,7 @@ def _every_input(m: int, ns=(3,)):
 
 
 def job_every_input_listing_m7():
-    """Anchor: all 2^21 inputs of m = 7, n = 3 listed and streamed (the route before issue 25)."""
+    """Anchor: all 2^21 inputs of m = 7, n = 3 listed and streamed (the route before Family.all was counted, not listed)."""
     from itertools import product
 
     from kernelbounds.heads.evaluate import evaluate_family
@@ -425,7 +425,7 @@ def job_check_tiny():
 
 
 def job_work_bombs():
-    """Every work bomb of lab/hostile.py, refused by the work estimate (issue 11: < 1 s each)."""
+    """Every work bomb of lab/hostile.py, refused by the work estimate (< 1 s each)."""
     from kernelbounds.checker import check_bytes
     from lab.hostile import work_bombs
 
@@ -496,7 +496,7 @@ ROWS = [
 ]
 
 
-# ----------------------------------------------------------------- issue 22: the complement basis at scale
+# ----------------------------------------------------------------- the complement basis at scale
 
 
 def _stored(m: int, n: int):

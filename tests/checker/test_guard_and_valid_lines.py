@@ -1,4 +1,4 @@
-"""Issue 20: the runtime guard behind the work estimate, estimates that see the numbers'
+"""The runtime guard behind the work estimate, estimates that see the numbers'
 heights, VALID lines that state only checked facts, bounded file-derived text."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_explicit_head_estimate_sees_the_readout_denominators():
     assert work[1] > 5 * work[0]
     assert check_bytes(canonical_json(big).encode(), guard=False).code == 0  # valid, and within the budget
     v = check_bytes(canonical_json(hostile.explicit_rank_one(8, 25)).encode(), guard=False)
-    assert v.code == 3 and v.pointer == "" and "work estimate" in v.reason  # the issue's 4 MB file: refused at once
+    assert v.code == 3 and v.pointer == "" and "work estimate" in v.reason  # a 4 MB file: refused at once
 
 
 def test_motzkin_sums_use_one_common_denominator():
@@ -153,7 +153,7 @@ def _seeds():
 
 def test_every_number_in_a_valid_line_is_rederived():
     """Changing a claimed number either gets the file rejected or leaves the VALID line
-    unchanged: no number in a verdict is copied from the file (issue 20, class 4)."""
+    unchanged: no number in a verdict is copied from the file."""
     for doc in _seeds():
         line = check_bytes(canonical_json(doc).encode(), "f", guard=False)
         assert line.ok, line.render()

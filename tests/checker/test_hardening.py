@@ -1,4 +1,4 @@
-"""Checker hardening (issue 11): hostile files of every class get their specific verdict
+"""Checker hardening: hostile files of every class get their specific verdict
 on one escaped line, work bombs are refused before any work, huge numbers never decide a
 verdict, special files are refused, both front ends behave the same, exit 5 exists."""
 

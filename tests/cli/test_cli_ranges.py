@@ -1,5 +1,5 @@
 """Every value a command accepts gives an answer or a one-line refusal, never exit 4
-(issue 14, defect 1).  Argument lists are drawn from the parser itself: each option's
+(defect 1).  Argument lists are drawn from the parser itself: each option's
 declared range (``positive``/``span`` record it), its choices, its flags.  The default
 suite draws from cheap sub-ranges; ``scripts/test-slow`` draws from the whole range."""
 

@@ -1,4 +1,4 @@
-"""Plots, progress bars, stdin/stdout and refused options (issue 14, defects 3 and 5-7)."""
+"""Plots, progress bars, stdin/stdout and refused options."""
 
 import io
 import struct

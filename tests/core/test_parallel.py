@@ -1,4 +1,4 @@
-"""The parallel layer (issue 22 item 5): pmap gives the same list whatever runs it: this process,
+"""The parallel layer: pmap gives the same list whatever runs it: this process,
 a process pool, a caller's concurrent.futures executor, or a Dask cluster (slow suite)."""
 
 import sys

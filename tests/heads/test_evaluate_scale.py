@@ -1,5 +1,5 @@
 """Evaluating heads at scale: streamed families, the float pass with its error bound
-(decisions must equal the exact route's), family-file validation (issue 14, issue 11 item 6)."""
+(decisions must equal the exact route's), family-file validation."""
 
 import json
 import subprocess

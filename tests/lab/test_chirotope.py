@@ -1,4 +1,4 @@
-"""The rank-3 oriented-matroid model of lab/chirotope.py (issue 23, item 3):
+"""The rank-3 oriented-matroid model of lab/chirotope.py:
 every realisable configuration satisfies it (so UNSAT is a sound refutation of rank 3),
 and it reproduces the orthant's VC argument."""
 

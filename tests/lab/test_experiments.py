@@ -163,7 +163,7 @@ def test_quick_run_writes_consistent_results(tmp_path):
     assert (again / "experiments.md").read_text() == text  # the report is a function of the json
 
 
-# ----- issue 24: end-to-end dense softmax recipe, structured OOD reading -------------------
+# ----- end-to-end dense softmax recipe, structured OOD reading -------------------
 
 
 def test_bit_matrix_and_targets_beyond_63_bits():

@@ -169,7 +169,7 @@ def test_an_oversized_explicit_head_is_refused_before_any_work():
     doc["m"] = 11  # tables of 4^11 entries would be claimed: refused at once
     start = time.perf_counter()
     v = verdict(doc)
-    # issue 20: the estimate sizes the rows that are there (here 8 short ones: 5.2 * 10^8
+    # the estimate sizes the rows that are there (here 8 short ones: 5.2 * 10^8
     # units, under the budget), so the shape check refuses the file (exit 2), before any work
     assert v.code in (2, 3) and time.perf_counter() - start < 1.0, v.render()
     doc["m"] = 12

@@ -1,4 +1,4 @@
-"""U4 level families: least ranks, exact class checks, certificates and minimality (issue 12)."""
+"""U4 level families: least ranks, exact class checks, certificates and minimality."""
 
 import copy
 import json
@@ -95,7 +95,7 @@ def test_every_committed_level_family_certificate_checks_fast():
     from kernelbounds.upperbounds.replay import CELLS
 
     files = committed()
-    assert len(files) == 2 * (17 + 9 + 9 + len(CELLS))  # issue 12's cells, then issue 22's at scale
+    assert len(files) == 2 * (17 + 9 + 9 + len(CELLS))  # the small cells (m <= 20), then the cells at scale
     for path in files:
         v = check_bytes(path.read_bytes(), str(path))
         assert v.ok, v.render()

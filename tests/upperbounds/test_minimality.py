@@ -1,4 +1,4 @@
-"""Minimality of the complement-basis affine-readout family (THEORY U4', "Minimality"; issue 22 item 4):
+"""Minimality of the complement-basis affine-readout family (THEORY U4', "Minimality"):
 the reach L(k) of the full prefixes with exact Motzkin multipliers and witnesses, the chain
 bound, and the `level-family-minimality` certificate."""
 

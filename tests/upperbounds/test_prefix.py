@@ -1,4 +1,4 @@
-"""Issue 22: the complement basis at scale (THEORY §2 U4'): extreme classes, the explicit
+"""The complement basis at scale (THEORY §2 U4'): extreme classes, the explicit
 nonnegative chain, the prefix search, the stored answers and the checker's LF3x route."""
 
 import copy
