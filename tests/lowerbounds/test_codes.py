@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.lowerbounds.codes import Code, golay, graham_sloane, lexicode, paley, search
-from kernelbounds.lowerbounds.codes.bounds import johnson
+from kernelbounds.lowerbounds.codes.johnson import johnson
 from kernelbounds.lowerbounds.codes.library import candidates, direct_sum, disjoint_blocks
 from kernelbounds.lowerbounds.codes.verify import gap_histogram, max_intersection
 
