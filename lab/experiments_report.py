@@ -271,7 +271,7 @@ def limits_section(results, summ, plan) -> list[str]:
             "of rank <= 128 solve every input at m = 12 or 16 is open (THEORY section 2, U5). The kernel heads' shortfall is also "
             "one of learning, not only of rank: a development run at m = 8 with r = 256 = 2^m, where U2 solves every input exactly "
             "with positive features, reached test accuracy 0.969 (train 1.000); U2 written with exp features of the bits "
-            "(tests/test_lab_experiments.py, m = 3) solves every input exactly.",
+            "(tests/lab/test_experiments.py, m = 3) solves every input exactly.",
             ""]
     soft = [x for size in plan.sizes + plan.code_sizes for x in results if x.setting == size.name and x.model == _main_label()]
     if soft and all(_worst(x) < 0.5 for x in soft):

@@ -132,7 +132,7 @@ def check_answer(args: list[str]) -> None:
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (args, err)
 
 
-COMMANDS = [c for c in SUBPARSERS if c not in ("certificates", "docs-tables")]  # regenerate for minutes (docs-tables: tests/test_bounds.py)
+COMMANDS = [c for c in SUBPARSERS if c not in ("certificates", "docs-tables")]  # regenerate for minutes (docs-tables: tests/hub/test_hub.py)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
