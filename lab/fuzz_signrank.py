@@ -79,7 +79,9 @@ def repair(doc: dict) -> dict:
 
 
 def _verdict(doc) -> int:
-    return check_bytes(canonical_json(doc).encode() if isinstance(doc, dict) else b"null").code
+    from lab import fuzz  # its GUARD: checked under the runtime guard unless the tests turn it off
+
+    return check_bytes(canonical_json(doc).encode() if isinstance(doc, dict) else b"null", guard=fuzz.GUARD).code
 
 
 def _judge_into(row: Counter, stats: dict, kind: str, pointer: str, doc) -> None:

@@ -15,6 +15,15 @@ from hypothesis import strategies as st
 
 from lab import spec_oracle_signrank as so
 
+
+@pytest.fixture(autouse=True)
+def in_process(monkeypatch):
+    """Check in process: the runtime guard forks once per check (about 70 ms each) and only
+    bounds CPU time and memory, which its own tests cover (tests/checker/test_guard_and_valid_lines.py)."""
+    import lab.fuzz
+
+    monkeypatch.setattr(lab.fuzz, "GUARD", False)
+
 CERTS = Path(__file__).resolve().parents[2] / "certificates"
 FILES = sorted(CERTS.glob("orthant-*.json")) + sorted(CERTS.glob("crossing-*.json"))
 THEORY_PAIRS = [("00110", "11001"), ("01001", "10110"), ("01100", "10011"), ("01101", "10010"), ("01110", "10001")]
