@@ -1,6 +1,5 @@
 """The v1 level-expansion construction kind and the restriction of level families
-(THEORY §2 last paragraph, U4).  The old greedy level-kernel heuristic (upperbound.py) is
-retired: the level-family search of U4 supersedes it at every m measured."""
+(THEORY §2 last paragraph, U4)."""
 
 import copy
 from fractions import Fraction
