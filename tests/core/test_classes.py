@@ -114,8 +114,8 @@ def test_class_count_identities_with_sympy():
 @given(st.integers(1, 6), st.integers(2, 4), st.lists(st.fractions(Fraction(1, 20), 20, max_denominator=20), min_size=7, max_size=7))
 def test_the_level_kernel_profile_is_the_upper_bound_criterion(m, n, h):
     """classes.worst_error_by_classes on LevelProfile.level_kernel equals the literal
-    class-by-class error of THEORY §2 (test_upperbound.literal_worst_error)."""
-    from test_upperbound import EPS, literal_worst_error
+    class-by-class error of THEORY §2 (helpers.literal_worst_error)."""
+    from helpers import EPS, literal_worst_error
 
     h = h[: m + 1]
     assert worst_error_by_classes(LevelProfile.level_kernel(h, EPS), m, n).worst_error == literal_worst_error(h, m, n)

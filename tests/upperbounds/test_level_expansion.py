@@ -6,28 +6,12 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from helpers import level_expansion_doc, verdict
+from helpers import EPS, level_expansion_doc, literal_worst_error, verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.classes import LevelProfile, worst_error_by_classes
 from kernelbounds.upperbounds import levelfamily as lf
-
-EPS = Fraction(1, 4)
-
-
-def literal_worst_error(h, m, n, eps=EPS):
-    """max |y - t| over every class (p, l_2..l_n), straight from THEORY §2 (no shortcuts)."""
-    from itertools import combinations_with_replacement
-
-    worst = Fraction(0)
-    for p in range(m + 1):
-        for levels in combinations_with_replacement(range(p + 1), n - 1):
-            cls = (p, *levels)
-            y = sum(h[l] * (l - Fraction(1, 2) + eps) for l in cls) / sum(h[l] for l in cls)
-            worst = max(worst, abs(y - min(cls)))
-    return worst
-
 
 @given(st.integers(1, 6), st.integers(2, 4), st.data())
 def test_class_criterion_matches_the_construction_route(m, n, data):
