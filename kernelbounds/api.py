@@ -24,10 +24,9 @@ from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
 from .heads.evaluate import Counterexample, Evaluation
 
-__all__ = [
-    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family", "Counterexample",
-    "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
-]
+from . import _API
+
+__all__ = list(_API)  # the public names, kept once in kernelbounds/__init__.py
 
 Head = TableHead  # a head given by tables over tokens (docs/head-format-v1.md)
 

@@ -2,7 +2,7 @@
 
 Every number comes from :func:`kernelbounds.bounds.bounds`; this module only lays the
 answers out (markdown, CSV, JSON Lines, plots) and renders the docs tables
-(`kernelbounds table --docs`, tested to be current by tests/test_bounds.py)."""
+(`kernelbounds table --docs`, tested to be current by tests/hub/test_hub.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import sys
 from math import comb
 
 from ..upperbounds import levelfamily
-from ..lowerbounds import assemble as lowerbound
+from ..lowerbounds import assemble
 from ._common import UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow

@@ -1,4 +1,4 @@
-"""The committed upper bounds at scale (issue 22): stored search answers, replayed exactly.
+"""The committed upper bounds at scale: stored search answers, replayed exactly.
 
 The prefix search (:mod:`prefix`) spends its time in float LPs; its answer is small (a
 support and a rational g).  ``kernelbounds/data/prefix-answers.json`` stores the answer of
