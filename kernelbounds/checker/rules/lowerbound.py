@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized, small_int
+from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, op, require
@@ -134,7 +135,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"lower bound (m={m}, n={n}, {variant}): {SCOPE[variant]} that solves the "
         f"{count}-input witness family has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes)
+    return Outcome(summary, routes, claim=claim_of.lower(bound, m, n, variant))
 
 
 def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, limits: Limits) -> None:

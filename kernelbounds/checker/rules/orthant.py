@@ -20,6 +20,7 @@ builds the family q_i = {2i, 2i+1}, t = floor(m/2), and is checked by the same r
 from __future__ import annotations
 
 from ..common import Outcome, expect_equal, require_version, sized
+from .. import claims as claim_of
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits
@@ -153,4 +154,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"and whose denominators are > 0 on the {count}-input witness family has kernel rank >= {t}, hence feature rank >= {t}"
         + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
     )
-    return Outcome(summary, routes, version=2)
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(t, m, n, variant, ("nonnegative", "signed")))  # THEORY L7: kernels of any sign
