@@ -163,7 +163,10 @@ def _read(k: Known) -> dict:
 
 
 def _known(claims: tuple[Known, ...], side: str, n: int, variant: str) -> list[Known]:
-    return [k for k in claims if k.side == side and k.n == n and variant in k.variants]
+    """The claims on this side of r*(m', n) for the variant: r* is the least rank of a head
+    with a nonnegative kernel (THEORY §1), so a claim counts only for kernel classes that
+    include the nonnegative ones."""
+    return [k for k in claims if k.side == side and k.n == n and variant in k.variants and "nonnegative" in k.kernels]
 
 
 # ---------------------------------------------------------------- lower sources

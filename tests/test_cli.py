@@ -90,6 +90,7 @@ def test_several_files_exit_with_the_most_severe_code(tmp_path):
 def test_committed_certificates_regenerate_byte_identical_and_check():
     result = catalog.compare(ROOT / "certificates")
     assert result.extra == [] and len(result.rows) == len(catalog.entries())
+    assert result.index_same and result.computed_same  # INDEX and COMPUTED regenerate byte for byte
     assert [r.filename for r in result.rows if not (r.same and r.verdict.ok)] == []
 
 
