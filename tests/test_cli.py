@@ -102,7 +102,7 @@ def test_the_catalog_workflow_does_not_depend_on_the_number_of_jobs(tmp_path, mo
     monkeypatch.setattr(catalog.computed, "build", lambda files, jobs=None, scheduler=None: {"stored": sorted(files)})  # the code search of every m: minutes
     written = catalog.write(tmp_path / "a", jobs=1), catalog.write(tmp_path / "b", jobs=2)
     assert [len(w.rows) for w in written] == [len(few), len(few)] == [4, 4]
-    assert all((tmp_path / "a" / e.filename).read_bytes() == (tmp_path / "b" / e.filename).read_bytes() for e in few + [catalog.certified.INDEX])
+    assert all((tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in [e.filename for e in few] + [catalog.certified.INDEX])
     assert [e["name"] for e in json.loads((tmp_path / "a" / "INDEX").read_text())["certificates"]] == sorted(e.filename for e in few)
     (tmp_path / "a" / few[0].filename).write_text("{}")
     (tmp_path / "a" / "stale.json").write_text("{}")

@@ -43,10 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:  # plain `kernelbounds`: the usage and the list of commands
         parser.print_help()
         return 0
-    if getattr(args, "json", False) or getattr(args, "format", None) == "json":
-        from .. import progress
+    from .. import progress
 
-        progress.QUIET = True  # machine-readable output: no progress bars, even on a terminal
+    quiet = progress.QUIET
+    progress.QUIET = quiet or getattr(args, "json", False) or getattr(args, "format", None) == "json"  # machine-readable output: no bars
     try:
         return args.func(args)
     except UserError as exc:
@@ -69,3 +69,5 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("KERNELBOUNDS_DEBUG"):
             raise
         return 4
+    finally:
+        progress.QUIET = quiet
