@@ -186,6 +186,30 @@ def job_table_m4_64():
     return lambda: f"{len(report.table(range(4, 65), range(3, 9)))} rows"
 
 
+def _process(code: list[str]):
+    """A fresh interpreter outside the repository (the installed package), timed whole:
+    its CPU counts through RUSAGE_CHILDREN."""
+    import tempfile
+
+    def run():
+        with tempfile.TemporaryDirectory() as tmp:
+            out = subprocess.run([sys.executable, *code], capture_output=True, text=True, cwd=tmp, check=True)
+        return out.stdout.strip().splitlines()[0][:90]
+
+    return run
+
+
+def job_index_lookup():
+    """The anchor of `bound`: a process that reads the shipped INDEX and finds one entry."""
+    return _process(["-c", "import json, importlib.resources as r; d = json.loads((r.files('kernelbounds') / 'certificates' / 'INDEX').read_bytes()); "
+                           "print([e['claim']['value'] for e in d['certificates'] if e['name'] == 'lower-position-independent-m64-n3.json'])"])
+
+
+def job_bound_cli_m64_n3():
+    """`kernelbounds bound --m 64 --n 3` as a user runs it (a fresh process, the installed package)."""
+    return _process(["-m", "kernelbounds", "bound", "--m", "64", "--n", "3"])
+
+
 def job_sympy_rank_m7():
     import sympy
 
@@ -488,6 +512,8 @@ ROWS = [
     ("search_nonnegative_m64_n3", "prefix search m = 64, n = 3 (g >= 0)", "< 300 s, rank < 2^43", "exact_check_m64_n3", False),
     ("literal_classes_m64_n3", "the m = 64, n = 3 answer over all C(67, 3) classes, Fractions (anchor)", "-", None, False),
     ("check_upper_m64_n3", "check upper-any-m64-n3.json (LF3x, 2145 extreme classes)", "< 60 s", "literal_classes_m64_n3", False),
+    ("index_lookup", "a process reading the shipped INDEX, one entry (anchor)", "-", None, False),
+    ("bound_cli_m64_n3", "bound --m 64 --n 3, a fresh process, installed package (index + COMPUTED lookup)", "< 2 s", "index_lookup", False),
     ("table_m4_64", "table --m 4..64 --n 3..8 (one process; the hub)", "< 120 s", None, True),
     ("families_m20", "upper: every U4 level family m = 20, n = 3 (least rank, 2 processes)", "< 300 s", None, True),
     ("evaluate_m24_rank64", "evaluate: rank-64 head on the m = 24, n = 3 family (13.3 M inputs)", "< 120 s", None, True),

@@ -136,7 +136,10 @@ def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
     """Every class with integers: denominators, then exact Dinkelbach on both sides."""
     worst, where, fails, first, undef = Fraction(-1), None, 0, None, None
     classes = 0
-    for start in range(0, rows.T, 64):
+    from ..progress import track
+
+    starts = range(0, rows.T, 64)
+    for start in track(starts, len(starts), "evaluate --all (exact, query batches)", "batch"):
         batch = list(range(start, min(rows.T, start + 64)))
         for q, (W, Uq) in rows.rows(batch).items():
             eq = ExactQuery(q, W, Uq, m, n)
@@ -161,9 +164,12 @@ def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
 
 
 def _blocks(h, m: int):
+    from ..progress import track
+
     T = 1 << m
     step = _queries_per_block(m)
-    for start in range(0, T, step):
+    starts = range(0, T, step)
+    for start in track(starts, len(starts), "evaluate --all (query blocks)", "block"):
         yield block(h, np.arange(start, min(T, start + step)), m)
 
 

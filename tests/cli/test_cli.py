@@ -90,6 +90,7 @@ def test_several_files_exit_with_the_most_severe_code(tmp_path):
 def test_committed_certificates_regenerate_byte_identical_and_check():
     result = catalog.compare(ROOT / "certificates")
     assert result.extra == [] and len(result.rows) == len(catalog.entries())
+    assert result.index_same and result.computed_same  # INDEX and COMPUTED regenerate byte for byte
     assert [r.filename for r in result.rows if not (r.same and r.verdict.ok)] == []
 
 
@@ -98,8 +99,11 @@ def test_the_catalog_workflow_does_not_depend_on_the_number_of_jobs(tmp_path, mo
     a changed committed file is reported, an extra one too."""
     few = [e for e in catalog.entries() if e.filename.startswith("construction-") and e.filename.endswith(("-m02-n3.json", "-m03-n4.json"))]
     monkeypatch.setattr(catalog, "entries", lambda: few)
-    assert catalog.write(tmp_path / "a", jobs=1) == catalog.write(tmp_path / "b", jobs=2) == len(few) == 4
-    assert all((tmp_path / "a" / e.filename).read_bytes() == (tmp_path / "b" / e.filename).read_bytes() for e in few)
+    monkeypatch.setattr(catalog.computed, "build", lambda files, jobs=None, scheduler=None: {"stored": sorted(files)})  # the code search of every m: minutes
+    written = catalog.write(tmp_path / "a", jobs=1), catalog.write(tmp_path / "b", jobs=2)
+    assert [len(w.rows) for w in written] == [len(few), len(few)] == [4, 4]
+    assert all((tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in [e.filename for e in few] + [catalog.certified.INDEX])
+    assert [e["name"] for e in json.loads((tmp_path / "a" / "INDEX").read_text())["certificates"]] == sorted(e.filename for e in few)
     (tmp_path / "a" / few[0].filename).write_text("{}")
     (tmp_path / "a" / "stale.json").write_text("{}")
     one, two = catalog.compare(tmp_path / "a", jobs=1), catalog.compare(tmp_path / "a", jobs=2)

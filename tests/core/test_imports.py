@@ -48,3 +48,11 @@ def test_the_package_has_no_import_circle_and_the_sides_stay_apart():
     for mod, deps in graph.items():  # the trusted base imports nothing above it
         if mod.startswith("kernelbounds.checker"):
             assert all(d.startswith("kernelbounds.checker") for d in deps), (mod, deps)
+    for mod, deps in graph.items():  # the CLI decides nothing: no module outside cli/ imports it
+        if not (mod == "kernelbounds.cli" or mod.startswith("kernelbounds.cli.") or mod == "kernelbounds.__main__"):
+            assert not any(d == "kernelbounds.cli" or d.startswith("kernelbounds.cli.") for d in deps), (mod, sorted(deps))
+    generators = ("kernelbounds.lowerbounds", "kernelbounds.upperbounds", "kernelbounds.heads")
+    for mod, deps in graph.items():  # generators use only the checker's public API (kernelbounds.checker)
+        if mod.startswith(generators):
+            inside = [d for d in deps if d.startswith("kernelbounds.checker.")]
+            assert inside == [], (mod, inside)
