@@ -87,6 +87,7 @@ class Bound:
     form: str | None = field(default=None, repr=False)
     orbits: int | None = field(default=None, repr=False)
     johnson_bound: int | None = field(default=None, repr=False)
+    kernel: str = "nonnegative"
     sides: dict = field(default_factory=dict, repr=False)
     _lower_doc: object = field(default=None, repr=False, compare=False)
     _answer: object = field(default=None, repr=False, compare=False)
@@ -111,18 +112,20 @@ def _bound_of(answer) -> Bound:
     details = answer.lower.code or {}
     return Bound(
         answer.m, answer.n, answer.variant, answer.lower.value, answer.upper.value, answer.upper_nonnegative.value, answer.exact,
-        answer.lower.method, answer.upper.method, **{f: details.get(f) for f in CODE_FIELDS},
+        answer.lower.method, answer.upper.method, **{f: details.get(f) for f in CODE_FIELDS}, kernel=answer.kernel,
         sides={"lower": answer.lower.to_json(), "upper": answer.upper.to_json(), "upper_nonnegative": answer.upper_nonnegative.to_json()},
         _lower_doc=answer.lower.certificate_document, _answer=answer,
     )
 
 
-def bound(m: int, n: int, variant: str = "position-independent", certificates: str | None = None) -> Bound:
+def bound(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Bound:
     """What is known about r*(m, n), both sides (as `kernelbounds bound`).  Committed
     claims come from the shipped, checked index; ``certificates`` (default
     $KERNELBOUNDS_CERTIFICATES) adds a folder of your own certificates, each checked by the
     checker before its claim is used (a rejected file is named in a warning on stderr and
     ignored).  Raises ``TheoryContradicted`` if two certified sides disagree.
+    ``kernel``: nonnegative (r*), signed or signed-any-denominator (THEORY L8; the latter
+    raises ValueError for the position-dependent variant).
 
     >>> b = bound(24, 3)
     >>> b.lower, b.min_product, b.lower_method
@@ -132,7 +135,7 @@ def bound(m: int, n: int, variant: str = "position-independent", certificates: s
     """
     from .bounds import bounds
 
-    return _bound_of(bounds(m, n, variant, certificates))
+    return _bound_of(bounds(m, n, variant, certificates, kernel))
 
 
 @lru_cache(maxsize=128)  # pure and deterministic; results are frozen

@@ -43,6 +43,7 @@ from . import certified, computed
 from .certified import FamilyMinimum, Known, StaleIndex
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
+KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
 MAX_M = 256  # the lower side's code search handles m up to 256; upper sources beyond 64 are U2 only
 
 
@@ -98,6 +99,7 @@ class Answer:
     lower: Side
     upper: Side  # any features (at most upper_nonnegative)
     upper_nonnegative: Side
+    kernel: str = "nonnegative"
 
     @property
     def exact(self) -> bool:
@@ -108,6 +110,7 @@ class Answer:
             "m": self.m,
             "n": self.n,
             "variant": self.variant,
+            "kernel": self.kernel,
             "lower": self.lower.value,
             "upper": self.upper.value,
             "upper_nonnegative": self.upper_nonnegative.value,
@@ -124,7 +127,7 @@ class TheoryContradicted(Exception):
     side above 2^m): the message names both sides' certificates (CLI exit code 5)."""
 
 
-__all__ = ["Answer", "Side", "StaleIndex", "TheoryContradicted", "bounds", "lower", "upper", "table", "committed"]
+__all__ = ["KERNELS", "Answer", "Side", "StaleIndex", "TheoryContradicted", "bounds", "lower", "upper", "table", "committed"]
 
 
 @lru_cache(maxsize=8)
@@ -162,11 +165,10 @@ def _read(k: Known) -> dict:
     return json.loads(certified.read(k))
 
 
-def _known(claims: tuple[Known, ...], side: str, n: int, variant: str) -> list[Known]:
-    """The claims on this side of r*(m', n) for the variant: r* is the least rank of a head
-    with a nonnegative kernel (THEORY §1), so a claim counts only for kernel classes that
-    include the nonnegative ones."""
-    return [k for k in claims if k.side == side and k.n == n and variant in k.variants and "nonnegative" in k.kernels]
+def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: str = "nonnegative") -> list[Known]:
+    """The claims on this side of r*(m', n) for the variant and kernel class: a claim
+    counts for a class iff the checker's claim lists it (THEORY §1, L8)."""
+    return [k for k in claims if k.side == side and k.n == n and variant in k.variants and kernel in k.kernels]
 
 
 # ---------------------------------------------------------------- lower sources
@@ -183,10 +185,10 @@ def _closure_note(source_m: int, m: int, side: str) -> str:
     return f"from m = {source_m}: r* is nondecreasing in m (THEORY U5), so the {side} bound at m = {source_m} holds at m = {m}"
 
 
-def _committed_lower(claims, m: int, n: int, variant: str) -> list[Side]:
+def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
     """Checked lower-bound claims at m' <= m, those at m first."""
     out = []
-    for k in sorted(_known(claims, "lower", n, variant), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, k.filename)):
+    for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, k.filename)):
         if k.m <= m:
             out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.cited, k.m,
                             detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))
@@ -204,9 +206,10 @@ def _code_summary(k: Known) -> dict:
     return assemble.summary(assemble.from_certificate(_read(k)))
 
 
-def _orthant_lower(m: int, n: int, variant: str) -> list[Side]:
-    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, kernels of any sign."""
-    if not (4 <= m <= ORTHANT_MAX_M):
+def _orthant_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, nonnegative and signed kernels
+    (only signs forced by positive denominators; THEORY L8: not signed-any-denominator)."""
+    if not (4 <= m <= ORTHANT_MAX_M) or kernel == "signed-any-denominator":
         return []
     o = _stored().cells[(m, n, variant)]["orthant"] if _stored().covers(m, n) else computed.orthant_entry(m, n, variant)
     detail = f"t = {o['bound']} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
@@ -220,8 +223,10 @@ def _orthant_certificate(m: int, n: int, variant: str) -> dict:
     return signrank.orthant(m, n, variant).certificate()
 
 
-def _code_lower(m: int, n: int, variant: str) -> list[Side]:
-    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8)."""
+def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8).  For a
+    signed class the same code and chains bound the D-ratio matrix, of rank <= r + 1
+    (THEORY L8), so r >= bound - 1."""
     if _stored().covers(m, n):
         c = _stored().cells[(m, n, variant)]["codes"]
     else:
@@ -229,40 +234,45 @@ def _code_lower(m: int, n: int, variant: str) -> list[Side]:
 
         with bar(None, f"code search (THEORY L4) at m = {m}, n = {n}", "search"):
             c = computed.code_entry(m, n, variant)
-    if c is None:
+    if c is None or (kernel != "nonnegative" and c["bound"] <= 2):  # r >= 1 needs no code
         return []
-    return [Side(c["bound"], "codes", "L4", None, m, detail=c["detail"], rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 code=c["summary"], _build=partial(_code_certificate, m, n, variant, c["sha256"]))]
+    if kernel == "nonnegative":
+        return [Side(c["bound"], "codes", "L4", None, m, detail=c["detail"], rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                     code=c["summary"], _build=partial(_code_certificate, m, n, variant, c["sha256"]))]
+    return [Side(c["bound"] - 1, "codes (D-ratios)", "L8", None, m, detail=f"{c['detail']}; the D-ratio matrix has rank <= r + 1 (THEORY L8), so r >= {c['bound']} - 1",
+                 rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"],
+                 _build=partial(_code_certificate, m, n, variant, c["sha256"], kernel))]
 
 
-def _code_certificate(m: int, n: int, variant: str, sha: str) -> dict:
-    """The code search's certificate, rebuilt; its bytes must have the stored sha256."""
+def _code_certificate(m: int, n: int, variant: str, sha: str, kernel: str = "nonnegative") -> dict:
+    """The code search's certificate, rebuilt; the nonnegative one's bytes must have the
+    stored sha256, and a signed class's states the same code for that class (THEORY L8)."""
     from .certificate import canonical_json
     from .lowerbounds import assemble
 
-    doc = assemble.any_certificate(assemble.best(m, n, variant))
-    if certified.sha256(canonical_json(doc).encode("ascii")) != sha:
+    lb = assemble.best(m, n, variant)
+    if certified.sha256(canonical_json(assemble.any_certificate(lb)).encode("ascii")) != sha:
         raise StaleIndex(f"the code search's certificate at m = {m}, n = {n} ({variant}) differs from the stored one (COMPUTED): run `kernelbounds certificates`")
-    return doc
+    return assemble.any_certificate(lb, kernel=None if kernel == "nonnegative" else kernel)
 
 
-def _lower_candidates(claims, m: int, n: int, variant: str) -> list[Side]:
+def _lower_candidates(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
     """Every source, in the order that wins ties: a checked file at m, computed at m,
     the closure from m' < m, the trivial bound."""
     trivial = Side(1, "trivial", "§1", detail="a head that solves any input has a nonzero kernel, so r >= 1")
     if n <= 2:
         return [trivial]
-    kept = _committed_lower(claims, m, n, variant)
+    kept = _committed_lower(claims, m, n, variant, kernel)
     at_m = [s for s in kept if s.from_m == m]
-    computed_sides = _orthant_lower(m, n, variant) + _code_lower(m, n, variant)
+    computed_sides = _orthant_lower(m, n, variant, kernel) + _code_lower(m, n, variant, kernel)
     return at_m + computed_sides + [s for s in kept if s.from_m != m] + [trivial]
 
 
-def lower(m: int, n: int, variant: str = "position-independent", certificates: str | None = None) -> Side:
-    """The best certified lower bound on r*(m, n) (THEORY §3; L7, U5, U6)."""
+def lower(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Side:
+    """The best certified lower bound on r*(m, n) for the kernel class (THEORY §3; L7, L8, U5, U6)."""
     from dataclasses import replace
 
-    cands = _lower_candidates(committed(certified.folder(certificates)), m, n, variant)
+    cands = _lower_candidates(committed(certified.folder(certificates)), m, n, variant, kernel)
     best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
     if best._known is not None:
         certified.verify(best._known)
@@ -370,9 +380,14 @@ def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | Non
 # ---------------------------------------------------------------- the answer
 
 
-def _check(m: int, n: int, variant: str) -> None:
+def _check(m: int, n: int, variant: str, kernel: str = "nonnegative") -> None:
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {', '.join(KERNELS)}, not {kernel!r}")
+    if kernel == "signed-any-denominator" and variant == "position-dependent":
+        raise ValueError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators "
+                         "of either sign the placement sum is no longer a convex combination); use --kernel signed or another variant")
     if not (isinstance(m, int) and 1 <= m <= MAX_M):
         raise ValueError(f"m must be an integer in 1..{MAX_M}, not {m!r}")
     if not (isinstance(n, int) and n >= 1):
@@ -383,39 +398,53 @@ def _where(side: Side) -> str:
     return side.certificate or side.rebuild or f"{side.method} (THEORY {side.theory})"
 
 
-def enforce(a: Answer) -> Answer:
-    """lower <= upper <= upper_nonnegative <= 2^m, or TheoryContradicted naming both sides."""
-    sides = [("lower", a.lower), ("upper", a.upper), ("upper_nonnegative", a.upper_nonnegative)]
+def enforce(a: Answer, wider: Side | None = None) -> Answer:
+    """lower <= upper <= upper_nonnegative <= 2^m, and (``wider``: the lower side of the
+    next narrower kernel class, THEORY L8) lower(any denominator) <= lower(signed) <=
+    lower(nonnegative), or TheoryContradicted naming both sides."""
+    sides = [("lower", a.lower)] + ([] if wider is None else [("lower of the narrower kernel class", wider)])
+    sides += [("upper", a.upper), ("upper_nonnegative", a.upper_nonnegative)]
     for (name_a, x), (name_b, y) in zip(sides, sides[1:]):
         if x.value > y.value:
-            raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n} ({a.variant}): {name_a} {x.value} by {_where(x)} > {name_b} {y.value} by {_where(y)}")
+            raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n} ({a.variant}, {a.kernel} kernel): {name_a} {x.value} by {_where(x)} > {name_b} {y.value} by {_where(y)}")
     if a.upper_nonnegative.value > 2**a.m:
         raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n}: upper_nonnegative {a.upper_nonnegative.value} by {_where(a.upper_nonnegative)} > 2^m = {2**a.m} (U2)")
     return a
 
 
-_ANSWERS: dict[tuple[int, int, str, str | None], Answer] = {}  # answers are pure functions of (m, n, variant, folder)
+_ANSWERS: dict[tuple, Answer] = {}  # answers are pure functions of (m, n, variant, folder, kernel)
 
 
-def bounds(m: int, n: int, variant: str = "position-independent", certificates: str | None = None) -> Answer:
+def bounds(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Answer:
     """What is known about r*(m, n): lower <= r* <= upper <= upper_nonnegative.
 
+    ``kernel``: the kernel class of the heads (THEORY L8): nonnegative (r* itself), signed
+    (positive denominators) or signed-any-denominator (not for the position-dependent
+    variant: ValueError).  The upper sides are the same for every class (a nonnegative
+    kernel is a signed one); a lower claim counts iff the checker's claim lists the class.
     ``certificates``: a user folder of certificates, each checked before its claim is used
     (default: $KERNELBOUNDS_CERTIFICATES, if set)."""
     folder = certified.folder(certificates)
-    key = (m, n, variant, folder)
+    key = (m, n, variant, folder, kernel)
     if key not in _ANSWERS:
-        _check(m, n, variant)
-        _ANSWERS[key] = enforce(Answer(m, n, variant, lower(m, n, variant, folder), upper(m, n, certificates=folder), upper(m, n, nonnegative=True, certificates=folder)))
+        _check(m, n, variant, kernel)
+        if kernel == "nonnegative":
+            a = Answer(m, n, variant, lower(m, n, variant, folder), upper(m, n, certificates=folder), upper(m, n, nonnegative=True, certificates=folder))
+            _ANSWERS[key] = enforce(a)
+        else:
+            narrower = bounds(m, n, variant, folder, KERNELS[KERNELS.index(kernel) - 1])
+            a = Answer(m, n, variant, lower(m, n, variant, folder, kernel), narrower.upper, narrower.upper_nonnegative, kernel)
+            _ANSWERS[key] = enforce(a, narrower.lower)
     return _ANSWERS[key]
 
 
-def _row(job: tuple[int, tuple[int, ...], str, str | None]) -> list[Answer]:
-    m, ns, variant, folder = job
-    return [bounds(m, n, variant, folder) for n in ns]
+def _row(job: tuple) -> list[Answer]:
+    m, ns, variant, folder, kernel = job
+    return [bounds(m, n, variant, folder, kernel) for n in ns]
 
 
-def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None) -> list[Answer]:
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
+          kernel: str = "nonnegative") -> list[Answer]:
     """bounds(m, n) for every m in ms and n in ns (m-major order).  Stored cells (m <= 64,
     n <= 8) are lookups, answered here; the cells of one m beyond them run together, large
     m first, in `jobs` processes, on a concurrent.futures `executor` or on a Dask
@@ -425,13 +454,14 @@ def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, e
 
     folder = certified.folder(certificates)
     committed(folder)  # check a user folder once, here, before any worker starts
-    todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder) not in _ANSWERS for n in ns)]
+    _check(1, 1, variant, kernel)
+    todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder, kernel) not in _ANSWERS for n in ns)]
     slow = [m for m in todo if not all(_stored().covers(m, n) for n in ns if n >= 3)]
     with bar(len(todo) - len(slow), "bounds (stored cells)", "m") as progress:
         for m in [m for m in todo if m not in slow]:
-            _row((m, tuple(ns), variant, folder))
+            _row((m, tuple(ns), variant, folder, kernel))
             progress.update(1)
-    for answers in pmap(_row, [(m, tuple(ns), variant, folder) for m in slow], jobs, "bounds (computed now)", "m", executor=executor, scheduler=scheduler):
+    for answers in pmap(_row, [(m, tuple(ns), variant, folder, kernel) for m in slow], jobs, "bounds (computed now)", "m", executor=executor, scheduler=scheduler):
         for a in answers:
-            _ANSWERS.setdefault((a.m, a.n, a.variant, folder), a)  # computed in a worker: keep it here too
-    return [bounds(m, n, variant, folder) for m in ms for n in ns]
+            _ANSWERS.setdefault((a.m, a.n, a.variant, folder, a.kernel), a)  # computed in a worker: keep it here too
+    return [bounds(m, n, variant, folder, kernel) for m in ms for n in ns]

@@ -43,11 +43,12 @@ def _method(side, m: int) -> str:
     return side.method + (f" (from m = {side.from_m})" if side.from_m not in (None, m) else "")
 
 
-def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None) -> list[Row]:
-    """One row per (m, n), m-major: the hub's answers (kernelbounds.bounds.table)."""
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
+          kernel: str = "nonnegative") -> list[Row]:
+    """One row per (m, n), m-major: the hub's answers (kernelbounds.bounds.table) for the kernel class."""
     from .bounds import table as hub_table
 
-    return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler, certificates=certificates)]
+    return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler, certificates=certificates, kernel=kernel)]
 
 
 COLUMNS = tuple(Row.__dataclass_fields__)

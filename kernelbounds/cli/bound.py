@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..bounds import MAX_M
+from ..bounds import KERNELS, MAX_M
 from ._common import VARIANTS, UserError, add_json, certificates_option, emit_json, one_stdout, positive, write_doc
 
 
@@ -19,7 +19,9 @@ def register(sub) -> None:
     p.add_argument("--m", type=positive("--m", 1, MAX_M), required=True, help=f"token bits, 1..{MAX_M} (upper bounds below 2^m up to m = 64)")
     p.add_argument("--n", type=positive("--n", 1, 64), required=True, help="input length, 1..64")
     p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="the head class (THEORY L5; default position-independent)")
-    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, variant, lower, upper, upper_nonnegative, exact, lower_method, upper_method, sides, and the code fields when the lower side is a code)")
+    p.add_argument("--kernel", choices=KERNELS, default="nonnegative",
+                   help="the kernel class (THEORY L8): nonnegative (default, r* itself), signed (positive denominators) or signed-any-denominator (not with --variant position-dependent); the upper sides are the same for every class")
+    p.add_argument("--json", action="store_true", help="print a JSON object (m, n, variant, kernel, lower, upper, upper_nonnegative, exact, lower_method, upper_method, sides, and the code fields when the lower side is a code)")
     p.add_argument("-o", "--output", help="write the certificate of the lower side here")
     p.add_argument("--upper-output", metavar="FILE", help="write the certificate of the upper side (any features) here")
     p.add_argument("--upper-nonnegative-output", metavar="FILE", help="write the certificate of the nonnegative-features upper side here")
@@ -63,7 +65,10 @@ def run_bound(args) -> int:
     one_stdout(args)
     if "-" in (args.upper_output, args.upper_nonnegative_output):
         raise UserError("write the upper certificates to files (only -o may be '-')")
-    b = api.bound(args.m, args.n, args.variant, certificates=args.certificates)
+    try:
+        b = api.bound(args.m, args.n, args.variant, certificates=args.certificates, kernel=args.kernel)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     if args.output:
         _write_side(b.to_certificate, args.output, "the lower side")
     if args.upper_output:
@@ -76,7 +81,8 @@ def run_bound(args) -> int:
     if args.output == "-":
         return 0
     exact = "  (exact)" if b.exact else ""
-    print(f"m = {b.m}, n = {b.n} ({b.variant}): {b.lower} <= r* <= {b.upper}{exact}")
+    kernel = "" if b.kernel == "nonnegative" else f", {b.kernel} kernel"
+    print(f"m = {b.m}, n = {b.n} ({b.variant}{kernel}): {b.lower} <= r* <= {b.upper}{exact}")
     print(_side_line("lower", b.sides["lower"]))
     print(_side_line("upper", b.sides["upper"]))
     if b.upper_nonnegative != b.upper or b.sides["upper_nonnegative"]["method"] != b.sides["upper"]["method"]:

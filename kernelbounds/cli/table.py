@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import report
+from ..bounds import KERNELS
 from ._common import VARIANTS, UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span
 
 HELP = """Print lower <= r* <= upper for every m and n in the ranges: the hub's answer
@@ -20,6 +21,7 @@ def register(sub) -> None:
     p.add_argument("--m", type=span("--m", 1, 256), default=range(2, 65), help="A..B with 1 <= A <= B <= 256 (default 2..64)")
     p.add_argument("--n", type=span("--n", 1, 64), default=range(1, 9), help="A..B with 1 <= A <= B <= 64 (default 1..8)")
     p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="default position-independent")
+    p.add_argument("--kernel", choices=KERNELS, default="nonnegative", help="the kernel class (THEORY L8; as `bound --kernel`; default nonnegative)")
     p.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown", help="markdown (default), csv, or json (JSON Lines, one row per line)")
     p.add_argument("--json", action="store_true", help="the same as --format json (integers >= 2^53 as decimal strings)")
     p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
@@ -44,10 +46,12 @@ def run(args) -> int:
             report.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    rows = scheduled(lambda: report.table(args.m, args.n, args.variant, jobs=args.jobs, scheduler=args.scheduler, certificates=args.certificates))
+    if args.kernel == "signed-any-denominator" and args.variant == "position-dependent":
+        raise UserError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b)); use --kernel signed or another variant")
+    rows = scheduled(lambda: report.table(args.m, args.n, args.variant, jobs=args.jobs, scheduler=args.scheduler, certificates=args.certificates, kernel=args.kernel))
     if fmt == "json":
         for r in rows:
-            emit_json(report.row_dict(r) | {"variant": args.variant})
+            emit_json(report.row_dict(r) | {"variant": args.variant, "kernel": args.kernel})
     elif args.plot != "-":  # with --plot -, standard output carries the image only
         print(report.markdown(rows) if fmt == "markdown" else report.csv(rows), end="")
     if args.plot:
