@@ -69,15 +69,22 @@ def ratio(r: Row) -> str:
     return f"2^{math.log2(r.upper / r.lower):.1f}" if r.upper / r.lower >= 16 else f"{r.upper / r.lower:.2f}"
 
 
-def markdown(rows: list[Row]) -> str:
+def markdown(rows: list[Row], signed: list[tuple] | None = None) -> str:
+    """The markdown table; ``signed`` (one pair per row: the lower sides for the signed and
+    signed-any-denominator kernel classes, THEORY L8, None where refused) adds two columns."""
+    extra = "" if signed is None else " lower (signed) | lower (signed, any denominator) |"
     head = (
-        "| m | n | lower | upper (any features) | upper (nonnegative features) | exact or upper/lower | lower by | upper by |\n"
-        "|---:|---:|---:|---:|---:|---|---|---|\n"
+        f"| m | n | lower |{extra} upper (any features) | upper (nonnegative features) | exact or upper/lower | lower by | upper by |\n"
+        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|---|---|---|\n"
     )
+
+    def cells(i: int) -> str:
+        return "" if signed is None else "".join(f" {'—' if v is None else v} |" for v in signed[i])
+
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} | {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} | {ratio(r)} | {r.lower_method} | {r.upper_method}"
+        f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} | {ratio(r)} | {r.lower_method} | {r.upper_method}"
         f"{'' if r.upper_nonnegative_method == r.upper_method else ' / ' + r.upper_nonnegative_method} |\n"
-        for r in rows
+        for i, r in enumerate(rows)
     )
 
 
@@ -163,11 +170,11 @@ def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
 
 # ---------------------------------------------------------------- generated docs tables
 
-DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m \d+\.\.\d+ --n \d+\.\.\d+(?: --variant [a-z-]+)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)
+DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m \d+\.\.\d+ --n \d+\.\.\d+(?: --variant [a-z-]+)?(?: --kernels)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)
 
 
 def _spec(text: str) -> tuple[range, range, str]:
-    parts = text.split()
+    parts = [p for p in text.split() if p != "--kernels"]
     args = dict(zip(parts[::2], parts[1::2]))
     a, b = map(int, args["--m"].split(".."))
     c, d = map(int, args["--n"].split(".."))
@@ -181,7 +188,12 @@ def render_docs(text: str, jobs: int | None = 1) -> str:
     def one(match: re.Match) -> str:
         ms, ns, variant = _spec(match.group(2))
         rows = table(ms, ns, variant, jobs=jobs)
-        return match.group(1) + markdown(rows) + match.group(4)
+        signed = None
+        if "--kernels" in match.group(2).split():  # the signed kernel classes' lower sides (THEORY L8)
+            pairs = [table(ms, ns, variant, jobs=jobs, kernel=k) if (k, variant) != ("signed-any-denominator", "position-dependent") else [None] * len(rows)
+                     for k in ("signed", "signed-any-denominator")]
+            signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs)]
+        return match.group(1) + markdown(rows, signed) + match.group(4)
 
     return DOCS_MARK.sub(one, text)
 
