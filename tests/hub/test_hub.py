@@ -46,13 +46,24 @@ def test_the_docs_tables_are_current():
         assert report.render_docs(text, jobs=2) == text, f"{path} is stale: run `kernelbounds docs-tables`"
 
 
-def _docs_rows() -> dict:
-    rows = {}
+def _docs_rows(columns=("lower", "upper (any features)", "upper (nonnegative features)")) -> dict:
+    """(m, n) -> the named columns of docs/bounds-table.md, as integers (None for "—")."""
+    rows, head = {}, None
     for line in (ROOT / "docs" / "bounds-table.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) > 5 and cells[0].isdigit():
-            rows[(int(cells[0]), int(cells[1]))] = (int(cells[2]), int(cells[3].split()[0]), int(cells[4]))
+        if cells[:2] == ["m", "n"]:
+            head = cells
+        elif len(cells) > 5 and cells[0].isdigit():
+            values = [cells[head.index(c)].split()[0] for c in columns]
+            rows[(int(cells[0]), int(cells[1]))] = tuple(None if v == "—" else int(v) for v in values)
     return rows
+
+
+def test_the_docs_table_signed_columns_are_the_hubs(grid):
+    """The columns "lower (signed)" and "lower (signed, any denominator)" (THEORY L8)."""
+    docs = _docs_rows(("lower (signed)", "lower (signed, any denominator)"))
+    for m, n in grid:
+        assert docs[(m, n)] == tuple(kb.bound(m, n, kernel=k).lower for k in ("signed", "signed-any-denominator")), (m, n)
 
 
 def test_every_cell_has_one_answer_everywhere(grid):
