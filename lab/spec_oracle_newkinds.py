@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from fractions import Fraction
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
@@ -125,13 +126,21 @@ def chirotope_cnf(k, r, patterns):
     return out
 
 
+_INT = re.compile(r"[+-]?[0-9]+\Z")
+
+
+def _ascii_int(t, where):
+    """An ASCII decimal integer (the spec names no syntax; Unicode digits are refused)."""
+    if not _INT.match(t):
+        _bad(f"{where}: not integers")
+    if len(t) > 4000:
+        raise Reject("limit", f"{where}: a number of {len(t)} digits (oracle limit)")
+    return int(t)
+
+
 def _parse_ints(line, where):
     _str(line, where)
-    parts = line.split()
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        _bad(f"{where}: not integers")
+    return [_ascii_int(p, where) for p in line.split()]
 
 
 def _lemma_lits(lits, nvars, where):
@@ -154,10 +163,7 @@ def replay_lrat_steps(clauses, nvars, steps):
         _str(line, where)
         toks = line.split()
         if len(toks) >= 2 and toks[1] == "d":
-            try:
-                ids = [int(t) for t in [toks[0]] + toks[2:]]
-            except ValueError:
-                _bad(f"{where}: not integers")
+            ids = [_ascii_int(t, where) for t in [toks[0]] + toks[2:]]
             if ids[-1] != 0 or 0 in ids[1:-1] or any(c < 0 for c in ids[1:-1]):
                 _bad(f"{where}: bad deletion")
             lemmas.append(("d", ids[1:-1], i))
@@ -258,10 +264,7 @@ def replay_drat_rup(clauses, nvars, steps):
         _str(line, where)
         toks = line.split()
         dele = bool(toks) and toks[0] == "d"
-        try:
-            nums = [int(t) for t in (toks[1:] if dele else toks)]
-        except ValueError:
-            _bad(f"{where}: not integers")
+        nums = [_ascii_int(t, where) for t in (toks[1:] if dele else toks)]
         if not nums or nums[-1] != 0 or 0 in nums[:-1]:
             _bad(f"{where}: not ended by a single 0")
         lits = _lemma_lits(nums[:-1], nvars, where)

@@ -27,14 +27,14 @@ def test_oracle_accepts_every_committed_refutation():
 
 
 def test_fast_sample_has_no_false_accept_and_no_crash():
-    """A deterministic sample of 300 mutants (checked in-process, guards off): the checker
+    """A deterministic sample of 250 mutants (checked in-process, guards off): the checker
     never accepts what the oracle rejects, and never fails internally (the nesting bomb,
     a known failure of kb.check on a dict, is covered by its own xfail test below)."""
-    res = campaign(fast=True, sample=300, bases=FAST, guard=False)
+    res = campaign(fast=True, sample=250, bases=FAST, guard=False)
     crashes = [c for c in res["crashes"] if c[0] != "type:bomb"]
     assert res["false_accepts"] == [], _summary(res)
     assert crashes == [], _summary(res)
-    assert res["inputs"] == 300
+    assert res["inputs"] == 250
     assert res["oracle"].get("valid", 0) >= len(FAST)
 
 
@@ -60,3 +60,17 @@ def test_full_campaign():
     assert res["subprocess"]["tracebacks"] == []
     assert res["out_of_scope"] == [] or all(s[0].startswith(("lower:schedule", "kernel:absent"))
                                             for s in res["out_of_scope"])
+
+
+@pytest.mark.xfail(strict=True, reason="proof steps: the checker reads numbers with int() and "
+                   "str.split(), so Unicode digits ('\\u0661' = 1), fullwidth digits and '1_12' "
+                   "are accepted as 112; the spec names no syntax (the proof read is the same, "
+                   "so no unsound lemma follows): a format-strictness question for the spec")
+@pytest.mark.parametrize("first", ["\u0661" + "12", "\uff11" + "12", "1_12"])
+def test_proof_step_numbers_are_ascii_decimals(first):
+    import kernelbounds as kb
+    from kernelbounds.checker import Limits
+    doc = load("refutation-causal-m05-n3-r2")
+    steps = doc["proof"]["steps"]
+    steps[0] = first + steps[0][3:]
+    assert int(kb.check(doc, Limits(time_limit=0, memory_limit=0)).code) == 2
