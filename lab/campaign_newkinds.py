@@ -225,7 +225,7 @@ def refutation_mutants(name, doc, rng):
     if S <= 50:
         add("proof:as-drat-rup", _set(_set(doc, ["proof", "format"], "drat-rup"), ["proof", "steps"], drat))
         add("proof:drat-truncated", _set(_set(doc, ["proof", "format"], "drat-rup"), ["proof", "steps"], drat[:-1]))
-        add("proof:drat-nonrup", _set(_set(doc, ["proof", "format"], "drat-rup"), ["proof", "steps"], ["1 0"] + drat))
+        add("proof:drat-nonrup", _set(_set(doc, ["proof", "format"], "drat-rup"), ["proof", "steps"], ["-1 0"] + drat))
         add("proof:drat-delete-units", _set(_set(doc, ["proof", "format"], "drat-rup"), ["proof", "steps"], ["d 1 0"] + drat))
     add("proof:format-unknown", _set(doc, ["proof", "format"], "drat"))
     add("proof:lrat-labelled-drat", _set(doc, ["proof", "format"], "drat-rup"))
@@ -456,7 +456,10 @@ def campaign(fast=True, seed=20261202, sample=None, n_subprocess=0, bases=None, 
             print(f"{i}/{len(mutants)} {time.strftime('%H:%M:%S')}", file=sys.stderr, flush=True)
         code, ok, ptr, why, secs = run_one(doc)
         codes[code] += 1
-        ov, oreason = oracle_verdict(doc, cache)
+        try:
+            ov, oreason = oracle_verdict(doc, cache)
+        except Exception as e:  # an oracle bug: counted, never judged
+            ov, oreason = "out-of-scope", f"oracle error {type(e).__name__}: {e}"[:200]
         oracle_counts[ov] += 1
         if secs > slowest[0]:
             slowest = (secs, f"{name} [{cls}]")
