@@ -262,9 +262,42 @@ def _verdict(v) -> Verdict:
     return Verdict(v.ok, v.code, v.kind, v.summary, v.pointer, v.reason, tuple(v.routes), v.path, v.seconds)
 
 
+def _json_problem(doc: dict) -> tuple[str, str] | None:
+    """(JSON pointer, reason) of the first value a JSON document cannot hold (a key that is
+    not a string, NaN or an infinity, a Fraction, a set, any other object), or None.  An
+    explicit stack: any depth; a container met twice is read once (cycles are left to
+    canonical_json, which names them)."""
+    stack, seen = [("", doc)], set()
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, (str, bool, int)) or value is None:
+            continue
+        if isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                return pointer, f"{value!r} is not a JSON number"
+            continue
+        if isinstance(value, (dict, list, tuple)):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, dict):
+                for key in value:
+                    if not isinstance(key, str):
+                        return pointer, f"the key {repr(key)[:80]} ({type(key).__name__}) is not a string: JSON object keys are strings"
+                items = [(f"{pointer}/{k.replace('~', '~0').replace('/', '~1')}", v) for k, v in value.items()]
+            else:
+                items = [(f"{pointer}/{i}", v) for i, v in enumerate(value)]
+            stack.extend(reversed(items))
+            continue
+        hint = " (write rationals as strings, e.g. \"1/3\")" if isinstance(value, Fraction) else ""
+        return pointer, f"a {type(value).__name__} is not a JSON value{hint}"
+    return None
+
+
 def check(source, limits=None) -> Verdict:
     """Check a certificate with the independent checker: a path (str or Path), the file's
-    bytes, or a parsed document (dict, checked as its canonical JSON).  The check runs
+    bytes, or a parsed document (dict, checked as its canonical JSON; a value JSON cannot
+    hold, such as NaN, a Fraction or a non-string key, is code 2 at its JSON pointer).  The check runs
     under the runtime guard (a forked child limited to ``limits.time_limit`` CPU seconds
     and ``limits.memory_limit`` added bytes, default 60 s and 2 GiB; a breach is code 3).
 
@@ -275,7 +308,15 @@ def check(source, limits=None) -> Verdict:
     from .checker import check_bytes, check_file
 
     if isinstance(source, dict):
-        return _verdict(check_bytes(canonical_json(source).encode("ascii"), "<dict>", limits))
+        problem = _json_problem(source)
+        if problem is None:
+            try:
+                text = canonical_json(source)
+            except (ValueError, TypeError, RecursionError) as exc:  # e.g. a circular reference
+                problem = "", f"not a JSON document: {str(exc)[:200]}"
+        if problem is not None:
+            return Verdict(False, 2, "", "", problem[0], problem[1], (), "<dict>")
+        return _verdict(check_bytes(text.encode("ascii"), "<dict>", limits))
     if isinstance(source, (bytes, bytearray)):
         return _verdict(check_bytes(bytes(source), "<bytes>", limits))
     if isinstance(source, (str, os.PathLike)):
@@ -369,7 +410,7 @@ def load_head(source) -> TableHead:
     from .heads.tables import load
 
     if isinstance(source, TableHead):
-        return source
+        return source.validate()  # tables filled in after construction are checked here
     if isinstance(source, dict):
         return load(json.dumps(source))
     if isinstance(source, (bytes, bytearray)):

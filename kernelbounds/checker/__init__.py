@@ -92,6 +92,9 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
     exit 3 naming the budget.  ``guard=False`` checks in process (the work estimate and
     the reading limits still apply; for campaigns that run many small checks)."""
     limits = limits or Limits()
+    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
+    if problem:  # refused before anything runs: a usage error, never a traceback
+        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
     if not (guard and _guard.active(limits.time_limit, limits.memory_limit)):
         return _check_bytes(data, path, limits)
     start = time.perf_counter()
@@ -195,6 +198,9 @@ def check_file(path: str, limits: Limits | None = None, guard: bool = True) -> V
     """Check one file (``-`` = standard input): read it within the limits, then check it
     (under the runtime guard unless ``guard=False``; see :func:`check_bytes`)."""
     limits = limits or Limits()
+    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
+    if problem:
+        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
     try:
         data = read_input(path, limits)
     except Rejection as rej:

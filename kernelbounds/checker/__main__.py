@@ -15,7 +15,7 @@ import os
 import sys
 
 from . import bounded, check_file, worst_code
-from .limits import parse_overrides
+from .limits import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT, parse_overrides
 from .errors import CODE_NAMES
 
 
@@ -42,8 +42,8 @@ def _seconds(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected whole seconds, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be >= 0")
+    if not 0 <= value <= MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_TIME_LIMIT} seconds (0 = off), got {text[:40]!r}")
     return value
 
 
@@ -55,8 +55,8 @@ def _bytes(text: str) -> int:
         value = int(body[: len(body) - len(unit)]) * _UNITS[unit]
     except (ValueError, KeyError):
         raise argparse.ArgumentTypeError(f"expected a size such as 2G, 512M or 1000000, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be >= 0")
+    if not 0 <= value <= MAX_MEMORY_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_MEMORY_LIMIT} bytes (1 PiB; 0 = off), got {text[:40]!r}")
     return value
 
 
@@ -65,6 +65,9 @@ def run(args, prog: str = "python -m kernelbounds.checker") -> int:
         limits = parse_overrides(args.limit)
         guard = {k: v for k, v in (("time_limit", getattr(args, "time_limit", None)), ("memory_limit", getattr(args, "memory_limit", None))) if v is not None}
         limits = limits.with_overrides(**guard)
+        problem = limits.guard_problem()
+        if problem:
+            raise ValueError(problem)
     except ValueError as exc:
         print(f"{prog}: error: bad --limit: {str(exc).encode('ascii', 'backslashreplace').decode()}", file=sys.stderr)
         return 2
@@ -96,7 +99,12 @@ def _json_line(verdict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m kernelbounds.checker", description="Check kernelbounds certificates.")
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:  # the checking child is already killed (guard.run)
+        print("python -m kernelbounds.checker: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -17,6 +17,13 @@ The parent waits with a wall-clock backstop (``WALL_FACTOR`` x time_limit + ``WA
 seconds, for a child that sleeps or is starved) and turns every way the child can end
 into exactly one verdict: the child's own verdict (pickled through a pipe), or exit 3
 naming the budget that was breached, or exit 4 for any other death (a checker bug).
+The child dies with its parent: on Linux it asks the kernel for SIGKILL when the front
+end dies (``prctl(PR_SET_PDEATHSIG)``, through ctypes), and the parent kills and reaps it
+when its wait is interrupted (KeyboardInterrupt on SIGINT, or any exception a host's
+signal handler raises) and, from the main thread, on a SIGTERM whose action is the
+default (then dies of that SIGTERM itself), so no check outlives the process that
+asked for it.  The limits are bounded before they reach the kernel
+(``Limits.guard_problem``; ``MAX_WALL`` and ``MAX_ADDRESS`` here as a second line).
 The guard sits in the dispatcher (``check_bytes``), so every kind, present and future,
 runs under it without code of its own.  ``time_limit = 0`` and ``memory_limit = 0``
 switch the respective limit off; with both off the check runs in process.
@@ -35,6 +42,9 @@ import time
 WALL_FACTOR = 10
 WALL_SLACK = 30.0
 STDERR_BYTES = 65536
+MAX_WALL = 10**8  # seconds: select() and the monotonic deadline stay far inside time_t
+MAX_ADDRESS = 2**62  # bytes: RLIMIT_AS stays inside rlim_t (and below RLIM_INFINITY)
+PR_SET_PDEATHSIG = 1
 _in_child = False  # set in the forked child: a nested check runs in process
 
 
@@ -57,15 +67,23 @@ def run(task, time_limit: float, memory_limit: int):
     limits, or ``("time", cpu_seconds, note)``, ``("memory", peak_rss_bytes, "")``,
     ``("died", peak_rss_bytes, description)``."""
     base = address_space()
+    parent = os.getpid()
     result_r, result_w = os.pipe()
     err_r, err_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
-        _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_w)
+        _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_w, parent)
     os.close(result_w)
     os.close(err_w)
-    wall = WALL_FACTOR * time_limit + WALL_SLACK if time_limit > 0 else None
-    payload, stderr, timed_out = _collect(result_r, err_r, wall)
+    wall = min(WALL_FACTOR * time_limit + WALL_SLACK, MAX_WALL) if time_limit > 0 else None
+    restore = _kill_child_on_sigterm(pid)
+    try:
+        payload, stderr, timed_out = _collect(result_r, err_r, wall)
+    except BaseException:  # interrupted (SIGINT, a host's handler): the child goes with us
+        _kill_and_reap(pid)
+        raise
+    finally:
+        restore()
     if timed_out:
         os.kill(pid, signal.SIGKILL)
     _, status, usage = os.wait4(pid, 0)
@@ -86,6 +104,55 @@ def run(task, time_limit: float, memory_limit: int):
         return "memory", peak, ""
     how = f"killed by signal {sig}" if sig else f"exit status {os.WEXITSTATUS(status) if os.WIFEXITED(status) else '?'}"
     return "died", peak, f"{how}; {text.strip()[-300:]}"
+
+
+def _kill_and_reap(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+def _kill_child_on_sigterm(pid: int):
+    """While the parent waits: a SIGTERM with the default action first kills the child,
+    then terminates the parent by the same signal.  Returns the function restoring the
+    previous action (a no-op off the main thread or under a host's own handler)."""
+    try:  # signal.signal raises ValueError off the main thread: then PR_SET_PDEATHSIG alone
+        if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+            return lambda: None
+
+        def on_term(signum, frame):
+            _kill_and_reap(pid)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, on_term)
+    except (ValueError, OSError):
+        return lambda: None
+
+    def restore():
+        try:
+            if signal.getsignal(signal.SIGTERM) is on_term:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        except (ValueError, OSError):
+            pass
+
+    return restore
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the child: SIGKILL when the front end dies (Linux), and exit now if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _collect(result_r: int, err_r: int, wall: float | None) -> tuple[bytes, bytes, bool]:
@@ -121,11 +188,13 @@ def _lower(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
-def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_w):
+def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_w, parent):
     global _in_child
     code = 1
     try:
         _in_child = True
+        _die_with_parent(parent)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.close(result_r)
         os.close(err_r)
         os.dup2(err_w, 2)
@@ -138,7 +207,8 @@ def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_
             soft = max(1, int(-(-time_limit // 1)))
             _lower(resource.RLIMIT_CPU, soft, soft + 1)
         if memory_limit > 0:
-            _lower(resource.RLIMIT_AS, base + memory_limit, base + memory_limit)
+            top = min(base + memory_limit, MAX_ADDRESS)
+            _lower(resource.RLIMIT_AS, top, top)
         payload = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(payload)
         while view:

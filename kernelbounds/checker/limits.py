@@ -19,6 +19,10 @@ from math import comb, isqrt
 from .errors import LimitExceeded
 
 
+MAX_TIME_LIMIT = 10**6  # runtime guard: at most about 11.6 days of CPU time (0 = off)
+MAX_MEMORY_LIMIT = 2**50  # runtime guard: at most 1 PiB of added address space (0 = off)
+
+
 @dataclass(frozen=True)
 class Limits:
     max_file_bytes: int = 64 * 2**20
@@ -40,6 +44,20 @@ class Limits:
     max_parse_bytes: int = 1_200_000_000  # memory estimate for parsing the JSON text (json_memory)
     time_limit: int = 60  # runtime guard (checker/guard.py): CPU seconds of the check; 0 = off
     memory_limit: int = 2 * 2**30  # runtime guard: bytes of memory the check may add; 0 = off
+
+    def guard_problem(self) -> str | None:
+        """Why the runtime guard cannot run under these limits (one line), or None:
+        ``time_limit`` and ``memory_limit`` must be whole numbers in 0..MAX_TIME_LIMIT
+        seconds and 0..MAX_MEMORY_LIMIT bytes (beyond them the wall-clock backstop
+        overflows ``select`` and the address-space limit overflows ``setrlimit``)."""
+        for name, top, unit, option in (("time_limit", MAX_TIME_LIMIT, " s", "--time-limit"), ("memory_limit", MAX_MEMORY_LIMIT, " bytes", "--memory-limit")):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"{name} must be a whole number ({option}), not {type(value).__name__} {str(value)[:40]!r}"
+            if not 0 <= value <= top:
+                shown = str(value) if len(str(value)) <= 40 else f"a {len(str(value))}-digit number"
+                return f"{name} = {shown}{unit} is outside 0..{top}{unit} ({option}; 0 switches that limit off)"
+        return None
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

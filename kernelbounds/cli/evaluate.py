@@ -129,6 +129,8 @@ def _print(result, what, written) -> None:
     worst = "undefined (a denominator is <= 0)" if result.worst_error is None else f"{result.worst_error} (~{float(result.worst_error):.4f})"
     unit = "classes (query, least level)" if result.failure_unit == "class" else "scored positions"
     print(f"head of feature rank {result.head_rank} on {what}")
+    if result.caveat:
+        print(f"  caveat: {result.caveat}")
     print(f"  {'solves' if result.solves else 'FAILS'}: worst error {worst}; {result.failures} failing {unit}")
     if result.worst_input is not None:
         print(f"  worst input: {result.worst_input}")

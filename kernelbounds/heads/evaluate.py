@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 from fractions import Fraction
@@ -138,6 +139,7 @@ class Evaluation:
     least_denominator_exact: bool = True  # False: more than LEAST_CANDIDATES float ties in a block (docs/api.md)
     denominators: str = "positive"  # the convention: output defined when > 0 (THEORY §1), or != 0 ("nonzero", L8 (b))
     reduction: str | None = None  # all-inputs route: whether its extremal reduction holds for the head
+    caveat: str = ""  # where the head differs from the library's forward pass (kernelbounds.adapters)
     _certificate: object = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
@@ -190,6 +192,7 @@ class Evaluation:
             "least_denominator_exact": self.least_denominator_exact,
             "denominators": self.denominators,
             "reduction": self.reduction,
+            "caveat": self.caveat,
             "seconds": round(self.seconds, 3),
         }
 
@@ -360,6 +363,9 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
     signed-any-denominator of L8 (b); listed families by the exact route; every input only
     when every denominator is > 0, where the two conventions agree).
     """
+    head.validate()  # tables filled in after construction: one-line HeadError, not a FLINT error
+    if head.caveat:  # an adapted head: the result carries where it differs from the library
+        return dataclasses.replace(evaluate_family(dataclasses.replace(head, caveat=""), family, exact, progress, denominators), caveat=head.caveat)
     if head.m != family.m:
         raise HeadError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}: build the head for m = {family.m}")
     if denominators not in DENOMINATORS:

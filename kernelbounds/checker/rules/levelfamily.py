@@ -29,7 +29,7 @@ from math import comb, isqrt
 from ..common import Outcome, expect_equal, rat, require_version, row_height, scale_to_ints
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, frac, lin, mul2, require
+from ..limits import Limits, exhaustive_inputs, frac, lin, mul, mul2, op, require
 from . import extremeclasses
 
 HALF = Fraction(1, 2)
@@ -243,24 +243,35 @@ def _covering_nodes(m: int, bound: int) -> int:
     return 2 ** sum(1 for j in range(1, m + 1) if comb(m, j) < bound)
 
 
+def _coverage_units(m: int, bound: int, refuted: int) -> int:
+    """The coverage walk's units: the binomials C(m, i) once, then at most m + 1 stack steps
+    per leaf (support), each leaf's maximality test (m compares of m-bit numbers) and its
+    containment test against every refuted support (m-bit masks)."""
+    leaves = _covering_nodes(m, bound)
+    return (m + 1) * mul(m) * m.bit_length() + leaves * ((m + 1) * (4 + op(m)) + (m + refuted) * op(m) + refuted)
+
+
 def _check_coverage(m: int, bound: int, refuted: list[list[int]], pointer: str) -> None:
     """Every support T containing 0 with cost(T) < bound lies inside a refuted support
     (a support without 0 has w(0) = g_0 = 0, contradicting LF1's row d = 0)."""
     masks = [sum(1 << j for j in s) for s in refuted]
-
-    def walk(j: int, mask: int, c: int) -> None:
+    if bound <= 1:
+        return
+    # depth-first over j = 1..m (take j, then leave it), with an explicit stack: the depth
+    # is m + 1 (up to max_m = 4096), far past Python's recursion limit
+    cm = [comb(m, i) for i in range(m + 1)]
+    stack = [(1, 1, 1)]
+    while stack:
+        j, mask, c = stack.pop()
         if j > m:
-            maximal = all(c + comb(m, i) >= bound for i in range(1, m + 1) if not mask >> i & 1)
+            maximal = all(c + cm[i] >= bound for i in range(1, m + 1) if not mask >> i & 1)
             if maximal and not any(mask & ~r == 0 for r in masks):
                 raise Invalid(pointer, f"the support {[i for i in range(m + 1) if mask >> i & 1]} costs {c} < {bound} and lies in no refuted support")
-            return
-        cj = comb(m, j)
+            continue
+        cj = cm[j]
+        stack.append((j + 1, mask, c))
         if c + cj < bound:
-            walk(j + 1, mask | 1 << j, c + cj)
-        walk(j + 1, mask, c)
-
-    if bound > 1:
-        walk(1, 1, 1)
+            stack.append((j + 1, mask | 1 << j, c + cj))
 
 
 def _check_minimality(head: Head, doc: Node, nonneg_claim: bool, rank: int, limits: Limits, routes: list[str]) -> str:
@@ -333,7 +344,7 @@ def work(doc: Node, limits: Limits) -> int:
     mini = v.get("minimality")
     if isinstance(mini, dict):
         refuted = mini.get("refuted") if isinstance(mini.get("refuted"), list) else []
-        total += sum(_motzkin_units(r, m, n) for r in refuted) + _covering_nodes(m, _rank_bound(v.get("differences"), m)) * max(1, len(refuted))
+        total += sum(_motzkin_units(r, m, n) for r in refuted) + _coverage_units(m, _rank_bound(v.get("differences"), m), len(refuted))
     return total
 
 
@@ -380,19 +391,6 @@ def _rank_bound(differences, m: int) -> int:
     items = differences[: m + 1] if isinstance(differences, list) else []
     zero = [isinstance(g, str) and g.split("/")[0].lstrip("-").strip("0") == "" for g in items]
     return sum(comb(m, j) for j in range(m + 1) if j >= len(zero) or not zero[j])
-
-
-def _strings(value, depth: int = 0):
-    if depth > 6:
-        return
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for x in value.values():
-            yield from _strings(x, depth + 1)
-    elif isinstance(value, list):
-        for x in value:
-            yield from _strings(x, depth + 1)
 
 
 def check(doc: Node, limits: Limits) -> Outcome:

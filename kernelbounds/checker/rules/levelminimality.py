@@ -26,10 +26,10 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from ..common import Outcome, expect_equal, rat, require_version
+from ..common import Outcome, digits_bits, expect_equal, rat, require_version
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
-from ..limits import Limits, frac, op, rational_bits, require
+from ..limits import Limits, frac, mul2, op, rational_bits, require
 
 MAX_M = 1024
 
@@ -129,10 +129,36 @@ def _check_chain(node: Node, reach: list[int], m: int, bound: int) -> None:
         raise Invalid(node.pointer, f"the chain costs {cost}, not the bound {bound}")
 
 
+def accumulation_units(values: list, term_bits: int, width: int) -> int:
+    """Units for ``width`` running sums sum_i v_i c_i of Fractions v_i (rational strings)
+    times integers c_i of at most ``term_bits`` bits, added in order (docs/soundness.md,
+    "Cost model"): after i terms the running sum lives over the common denominator of
+    v_1..v_i, so its height is the largest numerator plus the bits of every distinct
+    denominator so far plus term_bits + log2 i (not one string's height: that undercount
+    let a 976 KB file estimated at 6.5 s run past 60 s).  Adding a small term to it costs
+    CPython's Fraction addition: a gcd and three products of a small by a big number,
+    each ``mul2(small, running)``, with a margin (measured: the estimate stays 2-10x over)."""
+    texts = [x if isinstance(x, str) else "" for x in values]
+    num = max((digits_bits(len(t.partition("/")[0])) for t in texts), default=1)
+    seen: set[str] = set()
+    running, total = 0, 0
+    for i, text in enumerate(texts, 1):
+        den = text.partition("/")[2]
+        if den and den not in seen:
+            seen.add(den)
+            running += digits_bits(len(den))
+        height = num + running + term_bits + i.bit_length()
+        small = rational_bits(text) + term_bits
+        total += width * (6 * mul2(small, height) + 30)
+    return total
+
+
 def work(doc: Node, limits: Limits) -> int:
     """An upper bound on the operations, from the sizes alone: per multiplier n (k + 2)
-    binomial terms and k + 1 Fraction steps; per witness (reach + 2)^2 (k + 1) Fraction steps;
-    the dynamic program max_m^3 integer steps."""
+    binomials of reach bits; the k + 1 running Motzkin sums (MN1) at the height of the
+    multipliers' common denominator so far (``accumulation_units``); per witness
+    (reach + 2)^2 sums of k + 1 terms over the witness's common denominator (MN2); the
+    dynamic program max_m^3 integer steps."""
     v = doc.value if isinstance(doc.value, dict) else {}
     n = v.get("n") if isinstance(v.get("n"), int) and not isinstance(v.get("n"), bool) else 2
     n = max(2, min(n, limits.max_n))
@@ -146,13 +172,14 @@ def work(doc: Node, limits: Limits) -> int:
             continue
         r = entry.get("reach")
         reach = min(r, MAX_M) if isinstance(r, int) and not isinstance(r, bool) and r >= 0 else MAX_M
+        coef = reach + 2 + (n * (reach + 2)).bit_length()  # |row entries| <= n (reach + 2) 2^(reach + 1)
         mults = entry.get("refutation") if isinstance(entry.get("refutation"), list) else []
-        bits = 64 + max((rational_bits(x.get("y")) for x in mults if isinstance(x, dict)), default=64) + reach
-        total += len(mults) * (k + 1) * (n * (reach + 2) * op(64) + frac(bits))
+        total += len(mults) * (k + 1) * n * (reach + 2) * op(reach)
+        total += accumulation_units([x.get("y") if isinstance(x, dict) else None for x in mults], coef, k + 1)
         wit = entry.get("witness")
         if isinstance(wit, list):
-            wbits = 64 + max((rational_bits(x) for x in wit), default=64) + reach
-            total += (reach + 2) ** 2 * (k + 1) * (n + frac(wbits))
+            per_sum = accumulation_units(wit[: k + 1], coef, 1)  # one H(d) or class row: k + 1 terms
+            total += (reach + 2) ** 2 * ((k + 1) * n * op(reach) + per_sum + frac(64))
     return total
 
 
