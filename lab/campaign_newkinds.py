@@ -376,7 +376,7 @@ def subprocess_check(doc):
         path = f.name
     try:
         p = subprocess.run([sys.executable, "-m", "kernelbounds.checker", path, "--json"],
-                           capture_output=True, text=True, timeout=300,
+                           capture_output=True, text=True, timeout=300, cwd=ROOT,
                            env={**os.environ, "PYTHONPATH": str(ROOT)})
         return p.returncode, p.stderr
     finally:

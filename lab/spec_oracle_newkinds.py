@@ -436,7 +436,7 @@ def schedule_products(schedules, n, where="/schedules"):
             _bad(f"{where}/{s}/levels")
         lv = [_int(x, f"{where}/{s}/levels") for x in lv]
         if g in prods:
-            raise Reject("out-of-scope", f"{where}/{s}: two schedules for gap {g} (v1 is silent)")
+            _inv(f"{where}/{s}: a second schedule for gap {g} (v1: one per gap that occurs)")
         if len(lv) < 2 or lv[0] != 0 or lv[-1] != g:
             _inv(f"{where}/{s}/levels: not 0 .. gap")
         P = 1
@@ -539,7 +539,7 @@ def judge_lower(doc):
         if g not in prods:
             _inv(f"/schedules: no schedule for gap {g}")
     if set(prods) - set(hist):
-        raise Reject("out-of-scope", "/schedules: a schedule for a gap no pair has (v1 is silent)")
+        _inv("/schedules: a schedule for a gap no pair has (v1: one per gap that occurs)")
     if cl["min_product"] != min(prods[g] for g in hist):
         _inv("/claims/min_product")
     S = sum(Fraction(c, prods[g] ** (2 * k)) for g, c in hist.items())

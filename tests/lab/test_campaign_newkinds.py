@@ -56,8 +56,7 @@ def test_full_campaign():
     assert res["false_accepts"] == [], _summary(res)
     assert res["crashes"] == [], _summary(res)
     assert res["subprocess"]["tracebacks"] == []
-    assert res["out_of_scope"] == [] or all(s[0].startswith(("lower:schedule", "kernel:absent"))
-                                            for s in res["out_of_scope"])
+    assert res["out_of_scope"] == []
 
 
 @pytest.mark.xfail(strict=True, reason="proof steps: the checker reads numbers with int() and "
