@@ -20,14 +20,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import bits
+from .bounds import StaleIndex, TheoryContradicted
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
 from .heads.evaluate import Counterexample, Evaluation
 
-__all__ = [
-    "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family", "Counterexample",
-    "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
-]
+from . import _API
+
+__all__ = list(_API)  # the public names, kept once in kernelbounds/__init__.py
 
 Head = TableHead  # a head given by tables over tokens (docs/head-format-v1.md)
 
@@ -117,8 +117,12 @@ def _bound_of(answer) -> Bound:
     )
 
 
-def bound(m: int, n: int, variant: str = "position-independent") -> Bound:
-    """What is known about r*(m, n), both sides (as `kernelbounds bound`).
+def bound(m: int, n: int, variant: str = "position-independent", certificates: str | None = None) -> Bound:
+    """What is known about r*(m, n), both sides (as `kernelbounds bound`).  Committed
+    claims come from the shipped, checked index; ``certificates`` (default
+    $KERNELBOUNDS_CERTIFICATES) adds a folder of your own certificates, each checked by the
+    checker before its claim is used (a rejected file is named in a warning on stderr and
+    ignored).  Raises ``TheoryContradicted`` if two certified sides disagree.
 
     >>> b = bound(24, 3)
     >>> b.lower, b.min_product, b.lower_method
@@ -128,7 +132,7 @@ def bound(m: int, n: int, variant: str = "position-independent") -> Bound:
     """
     from .bounds import bounds
 
-    return _bound_of(bounds(m, n, variant))
+    return _bound_of(bounds(m, n, variant, certificates))
 
 
 @lru_cache(maxsize=128)  # pure and deterministic; results are frozen
@@ -181,8 +185,9 @@ class Upper:
         return self._side.certificate_document()
 
 
-def upper(m: int, n: int, nonnegative: bool = False) -> Upper:
-    """The best certified upper bound on r*(m, n) (as `kernelbounds upper`).
+def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = None) -> Upper:
+    """The best certified upper bound on r*(m, n) (as `kernelbounds upper`); ``certificates``
+    as for :func:`bound`.
 
     >>> kb_upper = upper(12, 3)
     >>> kb_upper.upper, kb_upper.method
@@ -192,7 +197,7 @@ def upper(m: int, n: int, nonnegative: bool = False) -> Upper:
     """
     from .bounds import bounds
 
-    a = bounds(m, n)
+    a = bounds(m, n, certificates=certificates)
     s = a.upper_nonnegative if nonnegative else a.upper
     return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s.least_of_family, s)
 

@@ -22,17 +22,25 @@ Sources (THEORY sections), best first within a side:
 Closure under restriction in m (r*(m, n) <= r*(m + 1, n), THEORY U5: restrict a head to tokens
 whose top bits are 0): a certificate at m' < m bounds the lower side at m, one at m' > m the
 upper side at m (level families by the restricted support S ∩ [0, m], THEORY U4).
+
+Where the claims come from (docs/index-format.md): committed claims only from the shipped
+index (``certified``: the checker's re-derived claim of every file it accepted; a cited
+file's sha256 is verified before it is cited or copied), a user folder's only after the
+checker accepts each file (``certified.folder_claims``).  The computed sources at m <= 64,
+n <= 8 are read from the stored file COMPUTED (``computed``), so every such cell is a lookup;
+beyond it they are computed here.  Every answer satisfies lower <= upper <= upper_nonnegative
+<= 2^m, else :class:`TheoryContradicted` names both sides' certificates.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from math import comb
-from pathlib import Path
+
+from . import certified, computed
+from .certified import FamilyMinimum, Known, StaleIndex
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 MAX_M = 256  # the lower side's code search handles m up to 256; upper sources beyond 64 are U2 only
@@ -42,9 +50,9 @@ MAX_M = 256  # the lower side's code search handles m up to 256; upper sources b
 class Side:
     """One side of the bound: its value, how it is proved, and where the proof is.
 
-    ``certificate`` names the committed file (in certificates/) that proves it, at m =
-    ``from_m`` (the restriction closure when from_m != m); ``rebuild`` is the command
-    that writes a certificate for it at this (m, n)."""
+    ``certificate`` names the committed file (in certificates/, or the user folder's file
+    by its path) that proves it, at m = ``from_m`` (the restriction closure when from_m !=
+    m); ``rebuild`` is the command that writes a certificate for it at this (m, n)."""
 
     value: int
     method: str
@@ -57,6 +65,7 @@ class Side:
     code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
     least_of_family: str | None = None  # upper: the minimality file proving no cheaper head of its family exists
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
+    _known: Known | None = field(default=None, repr=False, compare=False)  # the checked claim behind a cited file
 
     def to_json(self) -> dict:
         return {
@@ -107,102 +116,65 @@ class Answer:
         }
 
 
-# ---------------------------------------------------------------- the committed set
+# ---------------------------------------------------------------- the claims
 
 
-def certificates_dir() -> Path | None:
-    """The committed certificate set: $KERNELBOUNDS_CERTIFICATES, else the repository's
-    certificates/ beside the package, else None (then only computed sources answer)."""
-    env = os.environ.get("KERNELBOUNDS_CERTIFICATES")
-    for cand in ([Path(env)] if env else []) + [Path(__file__).resolve().parents[1] / "certificates"]:
-        if cand.is_dir():
-            return cand
-    return None
+class TheoryContradicted(Exception):
+    """Two certified sides disagree (lower > upper, upper > upper_nonnegative or an upper
+    side above 2^m): the message names both sides' certificates (CLI exit code 5)."""
 
 
-@dataclass(frozen=True)
-class Known:
-    """One committed certificate's claim on r*: side 'lower' or 'upper', at (m, n)."""
-
-    filename: str
-    kind: str
-    side: str
-    m: int
-    n: int
-    value: int
-    variants: tuple[str, ...]
-    nonnegative_features: bool | None
-    support: tuple[int, ...] | None = None  # level families: the restriction closure
-    variant: str = "position-independent"  # the variant the file itself claims
+__all__ = ["Answer", "Side", "StaleIndex", "TheoryContradicted", "bounds", "lower", "upper", "table", "committed"]
 
 
-def _claim(doc: dict, filename: str) -> Known | None:
-    """The claim on r*(m, n) of a committed certificate, or None (rank, transcript files)."""
-    kind, m, n, claims = doc.get("kind"), doc.get("m"), doc.get("n"), doc.get("claims", {})
-    if not isinstance(m, int) or not isinstance(n, int):
-        return None
-    if kind in ("lower-bound", "orthant", "crossing"):  # L4, L7, U6: a variant each
-        return Known(filename, kind, "lower", m, n, claims["bound"], LOWER_HOLDS_FOR[doc["variant"]], None, None, doc["variant"])
-    if kind == "rank-one-infeasible":  # THEORY U5: position-independent heads, full task
-        return Known(filename, kind, "lower", m, n, claims["lower_bound"], ("position-independent",), None)
-    if kind == "level-family":
-        return Known(filename, kind, "upper", m, n, claims["feature_rank"], VARIANTS, claims["nonnegative_features"], tuple(claims["support"]))
-    if kind == "explicit-head":
-        return Known(filename, kind, "upper", m, n, claims["feature_rank"], VARIANTS, claims["nonnegative_features"])
-    if kind == "construction" and doc.get("construction") in ("rank1", "tensor"):
-        return Known(filename, kind, "upper", m, n, claims["feature_rank"], VARIANTS, claims["nonnegative_features"])
-    return None
+@lru_cache(maxsize=8)
+def committed(folder: str | None = None) -> tuple[Known, ...]:
+    """Every checked claim on r*: the shipped index's, then (when given) a user folder's
+    that the checker accepts (``certified``)."""
+    shipped = tuple(k for k in certified.shipped_claims() if isinstance(k, Known))
+    return shipped + (certified.folder_claims(folder) if folder else ())
 
 
-@lru_cache(maxsize=4)
-def committed(directory: str | None = None) -> tuple[Known, ...]:
-    """Every claim of the committed set, parsed (not checked here: `kernelbounds
-    certificates` / scripts/run and tests/test_bounds.py check every committed file)."""
-    root = Path(directory) if directory else certificates_dir()
-    if root is None:
-        return ()
-    out = []
-    for path in sorted(root.glob("*.json")):
-        try:
-            doc = json.loads(path.read_text())
-            k = _claim(doc, path.name)
-        except (OSError, ValueError, KeyError, TypeError):
-            continue  # not a claim the hub can use; `kernelbounds certificates` reports bad files
-        if k is not None:
-            out.append(k)
-    return tuple(out)
+def _minimum(n: int, signs: str) -> FamilyMinimum | None:
+    found = [k for k in certified.shipped_claims() if isinstance(k, FamilyMinimum) and k.n == n and k.signs == signs]
+    return found[0] if found else None
 
 
-@lru_cache(maxsize=512)
-def _read_text(filename: str) -> str:
-    return (certificates_dir() / filename).read_text()
+@lru_cache(maxsize=1)
+def _stored() -> computed.Stored:
+    """The stored computed sources (COMPUTED, its sha256 checked against the index)."""
+    meta = certified.index_meta().get("computed")
+    if not meta:
+        raise StaleIndex("the shipped index does not list COMPUTED: run `kernelbounds certificates --write certificates`")
+    try:
+        data = (certified.shipped() / computed.NAME).read_bytes()
+    except OSError as exc:
+        raise StaleIndex(f"the stored computed sources {computed.NAME} are missing ({exc.strerror or exc})") from None
+    if certified.sha256(data) != meta["sha256"]:
+        raise StaleIndex(f"{computed.NAME}: its sha256 differs from the shipped index: run `kernelbounds certificates`")
+    return computed.parse(data)
 
 
-def _read(filename: str) -> dict:
-    """A committed file, parsed anew (callers may keep or change the dict)."""
-    return json.loads(_read_text(filename))
+def _read(k: Known) -> dict:
+    """The file behind a claim, its hash verified, parsed anew (callers may change the dict)."""
+    import json
+
+    return json.loads(certified.read(k))
 
 
-# A lower bound for the variant of the key holds for the variants listed (THEORY L5, §1):
-# a position-independent head is a position-dependent one, and a head that solves every
-# position of every input also solves the causal task (its final position); so lower bounds
-# of either variant bound the full task's r* too.  Upper bounds (position-independent heads
-# that solve every position) hold for every variant.
-LOWER_HOLDS_FOR = {
-    "position-independent": ("position-independent",),
-    "position-dependent": ("position-dependent", "position-independent"),
-    "causal": ("causal", "position-independent"),
-}
-
-
-def _known(side: str, m: int | None, n: int, variant: str) -> list[Known]:
-    return [k for k in committed() if k.side == side and k.n == n and variant in k.variants and (m is None or k.m == m)]
+def _known(claims: tuple[Known, ...], side: str, n: int, variant: str) -> list[Known]:
+    """The claims on this side of r*(m', n) for the variant: r* is the least rank of a head
+    with a nonnegative kernel (THEORY §1), so a claim counts only for kernel classes that
+    include the nonnegative ones."""
+    return [k for k in claims if k.side == side and k.n == n and variant in k.variants and "nonnegative" in k.kernels]
 
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6"}
-KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing"}
+KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7"}
+KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
+               "rank-refutation": "rank refutation (chirotope, clausal proof)"}
+ORTHANT_MAX_M = computed.ORTHANT_MAX_M
 
 
 def _closure_note(source_m: int, m: int, side: str) -> str:
@@ -211,40 +183,34 @@ def _closure_note(source_m: int, m: int, side: str) -> str:
     return f"from m = {source_m}: r* is nondecreasing in m (THEORY U5), so the {side} bound at m = {source_m} holds at m = {m}"
 
 
-def _committed_lower(m: int, n: int, variant: str) -> list[Side]:
-    """Committed lower-bound claims at m' <= m, those at m first."""
+def _committed_lower(claims, m: int, n: int, variant: str) -> list[Side]:
+    """Checked lower-bound claims at m' <= m, those at m first."""
     out = []
-    for k in sorted(_known("lower", None, n, variant), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.filename)):
+    for k in sorted(_known(claims, "lower", n, variant), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, k.filename)):
         if k.m <= m:
-            out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.filename, k.m,
-                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k.filename)))
+            out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.cited, k.m,
+                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))
     return out
 
 
-@lru_cache(maxsize=256)
-def _code_summary(filename: str) -> dict:
+def _code_summary(k: Known) -> dict:
+    """The code's side of a committed code file: stored in COMPUTED (keyed by name and
+    sha256) for the shipped set, rebuilt from the file for a user folder's."""
+    stored = _stored().code_files.get(k.filename) if k.folder is None else None
+    if stored is not None and stored["sha256"] == k.sha256:
+        return stored["summary"]
     from .lowerbounds import assemble
 
-    return assemble.summary(assemble.from_certificate(_read(filename)))
-
-
-ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
-
-
-def _computed_lower(m: int, n: int, variant: str) -> list[Side]:
-    """The code search of L4-L6 at m (THEORY §3) and the orthant family of L7."""
-    return _orthant_lower(m, n, variant) + _code_lower(m, n, variant)
+    return assemble.summary(assemble.from_certificate(_read(k)))
 
 
 def _orthant_lower(m: int, n: int, variant: str) -> list[Side]:
     """THEORY L7: r >= floor(m/2) for n >= 3, every variant, kernels of any sign."""
     if not (4 <= m <= ORTHANT_MAX_M):
         return []
-    from .lowerbounds import signrank
-
-    o = signrank.orthant(m, n, variant)
-    detail = f"t = {o.bound} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o.witness_count} inputs"
-    return [Side(o.bound, KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+    o = _stored().cells[(m, n, variant)]["orthant"] if _stored().covers(m, n) else computed.orthant_entry(m, n, variant)
+    detail = f"t = {o['bound']} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
+    return [Side(o["bound"], KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
                  _build=partial(_orthant_certificate, m, n, variant))]
 
 
@@ -255,74 +221,80 @@ def _orthant_certificate(m: int, n: int, variant: str) -> dict:
 
 
 def _code_lower(m: int, n: int, variant: str) -> list[Side]:
-    from .lowerbounds import assemble
+    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8)."""
+    if _stored().covers(m, n):
+        c = _stored().cells[(m, n, variant)]["codes"]
+    else:
+        from .progress import bar
 
-    lb = assemble.best(m, n, variant)
-    if not lb.size:
+        with bar(None, f"code search (THEORY L4) at m = {m}, n = {n}", "search"):
+            c = computed.code_entry(m, n, variant)
+    if c is None:
         return []
-    info = assemble.describe(lb)
-    detail = f"code {info['code']}: N = {info['size']}, {info['form']} form, least chain product {lb.min_product}, Hadamard power k = {lb.k}"
-    return [Side(lb.bound, "codes", "L4", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 code=assemble.summary(lb), _build=partial(_code_certificate, m, n, variant))]
+    return [Side(c["bound"], "codes", "L4", None, m, detail=c["detail"], rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                 code=c["summary"], _build=partial(_code_certificate, m, n, variant, c["sha256"]))]
 
 
-def _code_certificate(m: int, n: int, variant: str) -> dict:
+def _code_certificate(m: int, n: int, variant: str, sha: str) -> dict:
+    """The code search's certificate, rebuilt; its bytes must have the stored sha256."""
+    from .certificate import canonical_json
     from .lowerbounds import assemble
 
-    return assemble.any_certificate(assemble.best(m, n, variant))
+    doc = assemble.any_certificate(assemble.best(m, n, variant))
+    if certified.sha256(canonical_json(doc).encode("ascii")) != sha:
+        raise StaleIndex(f"the code search's certificate at m = {m}, n = {n} ({variant}) differs from the stored one (COMPUTED): run `kernelbounds certificates`")
+    return doc
 
 
-
-def _lower_candidates(m: int, n: int, variant: str) -> list[Side]:
-    """Every source, in the order that wins ties: a committed file at m, computed at m,
+def _lower_candidates(claims, m: int, n: int, variant: str) -> list[Side]:
+    """Every source, in the order that wins ties: a checked file at m, computed at m,
     the closure from m' < m, the trivial bound."""
     trivial = Side(1, "trivial", "§1", detail="a head that solves any input has a nonzero kernel, so r >= 1")
     if n <= 2:
         return [trivial]
-    kept = _committed_lower(m, n, variant)
+    kept = _committed_lower(claims, m, n, variant)
     at_m = [s for s in kept if s.from_m == m]
-    # a committed code certificate at (m, n, variant) is the code search's own output (the
-    # catalog regenerates it byte for byte from lowerbounds.assemble.best): replay, not search
-    own = any(k.kind == "lower-bound" and k.variant == variant for k in _known("lower", m, n, variant))
-    computed = _orthant_lower(m, n, variant) + ([] if own else _code_lower(m, n, variant))
-    return at_m + computed + [s for s in kept if s.from_m != m] + [trivial]
+    computed_sides = _orthant_lower(m, n, variant) + _code_lower(m, n, variant)
+    return at_m + computed_sides + [s for s in kept if s.from_m != m] + [trivial]
 
 
-def lower(m: int, n: int, variant: str = "position-independent") -> Side:
+def lower(m: int, n: int, variant: str = "position-independent", certificates: str | None = None) -> Side:
     """The best certified lower bound on r*(m, n) (THEORY §3; L7, U5, U6)."""
     from dataclasses import replace
 
-    cands = _lower_candidates(m, n, variant)
+    cands = _lower_candidates(committed(certified.folder(certificates)), m, n, variant)
     best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
-    if best.method == "codes" and best.code is None:  # a committed code file: describe its code
-        best = replace(best, code=_code_summary(best.certificate))
+    if best._known is not None:
+        certified.verify(best._known)
+        if best.method == "codes":  # a checked code file: describe its code
+            best = replace(best, code=_code_summary(best._known))
     return best
 
 
 # ---------------------------------------------------------------- upper sources
 
 
-def _committed_upper(m: int, n: int) -> list[Side]:
-    """Committed upper-bound claims at m' >= m, those at m first, then by m'."""
+def _committed_upper(claims, m: int, n: int) -> list[Side]:
+    """Checked upper-bound claims at m' >= m, those at m first, then by m'."""
     out = []
-    for k in sorted(_known("upper", None, n, "position-independent"), key=lambda k: (k.m != m, k.m, k.filename)):
+    for k in sorted(_known(claims, "upper", n, "position-independent"), key=lambda k: (k.m != m, k.m, k.folder is not None, k.filename)):
         if k.m < m or (k.kind == "construction" and (k.m != m or k.value == 2**m)):
             continue  # U1's and U2's files are the computed sources below
         if k.kind == "level-family":
             value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
-            build = partial(_read, k.filename) if k.m == m else partial(_restricted_level_family, k.filename, m)
-            out.append(Side(value, "level family", "U4", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build))
+            build = partial(_read, k) if k.m == m else partial(_restricted_level_family, k, m)
+            out.append(Side(value, "level family", "U4", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build, _known=k))
         elif k.kind == "construction":  # U1's file (rank one, n <= 2)
-            out.append(Side(k.value, "U1 rank one", "U1", k.filename, k.m, True, "", None, _build=partial(_read, k.filename)))
+            out.append(Side(k.value, "U1 rank one", "U1", k.cited, k.m, k.nonnegative_features, "", None, _build=partial(_read, k), _known=k))
         else:
-            out.append(Side(k.value, "explicit head", "U5", k.filename, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k.filename)))
+            out.append(Side(k.value, "explicit head", "U5", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k), _known=k))
     return out
 
 
-def _restricted_level_family(filename: str, m: int) -> dict:
+def _restricted_level_family(k: Known, m: int) -> dict:
     from .upperbounds import levelfamily
 
-    return levelfamily.restrict(_read(filename), m)
+    return levelfamily.restrict(_read(k), m)
 
 
 def _computed_upper(m: int, n: int) -> list[Side]:
@@ -333,21 +305,22 @@ def _computed_upper(m: int, n: int) -> list[Side]:
     out = []
     if 3 <= n <= 8 and m <= 64:  # THEORY U4': the explicit nonnegative chain, closed form, exact extreme-class check
         c = _chain(m, n)
-        out.append(Side(c.rank, "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {list(c.support)} (no LP)",
+        out.append(Side(c["rank"], "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {c['support']} (no LP)",
                         f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE", _build=partial(_chain_certificate, m, n)))
     return out + [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
                  f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
 
 
-@lru_cache(maxsize=1024)
-def _chain(m: int, n: int):
-    from .upperbounds import chain
-
-    return chain.explicit(m, n)
+def _chain(m: int, n: int) -> dict:
+    """THEORY U4': the chain's rank and support (stored for m <= 64, n <= 8)."""
+    stored = _stored()
+    return stored.chains[(m, n)] if stored.covers(m, n) else computed.chain_entry(m, n)
 
 
 def _chain_certificate(m: int, n: int) -> dict:
-    return _chain(m, n).certificate()
+    from .upperbounds import chain
+
+    return chain.explicit(m, n).certificate()
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:
@@ -356,49 +329,42 @@ def _construction_certificate(name: str, m: int, n: int) -> dict:
     return constructions.certificate(constructions.CONSTRUCTIONS[name](m, n))
 
 
-def _upper_candidates(m: int, n: int) -> list[Side]:
-    """Every source, in the order that wins ties: a committed file at m, computed at m,
+def _upper_candidates(claims, m: int, n: int) -> list[Side]:
+    """Every source, in the order that wins ties: a checked file at m, computed at m,
     the closure from m' > m, U2."""
-    kept = _committed_upper(m, n)
-    computed = _computed_upper(m, n)
-    u2 = [s for s in computed if s.theory == "U2"]
-    return [s for s in kept if s.from_m == m] + [s for s in computed if s.theory != "U2"] + [s for s in kept if s.from_m != m] + u2
+    kept = _committed_upper(claims, m, n)
+    computed_sides = _computed_upper(m, n)
+    u2 = [s for s in computed_sides if s.theory == "U2"]
+    return [s for s in kept if s.from_m == m] + [s for s in computed_sides if s.theory != "U2"] + [s for s in kept if s.from_m != m] + u2
 
 
-def upper(m: int, n: int, nonnegative: bool = False) -> Side:
+def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = None) -> Side:
     """The best certified upper bound on r*(m, n), with any features or (nonnegative=True)
     with nonnegative features (THEORY §2)."""
     from dataclasses import replace
 
-    cands = [s for s in _upper_candidates(m, n) if s.nonnegative_features or not nonnegative]
+    cands = [s for s in _upper_candidates(committed(certified.folder(certificates)), m, n) if s.nonnegative_features or not nonnegative]
     best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    if best._known is not None:
+        certified.verify(best._known)
     proof = _least_of_family(best, m, n, nonnegative)
     return replace(best, least_of_family=proof) if proof else best
 
 
 def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | None:
-    """The committed level-family-minimality file (THEORY U4' "Minimality") whose chain bound
+    """The checked level-family-minimality claim (THEORY U4' "Minimality") whose chain bound
     at m equals this complement-basis, affine-readout side's rank: then no head of that
     family (g >= 0 for the nonnegative column, any g otherwise) has a smaller rank."""
-    if side.theory == "U4" and side.certificate is not None:
-        doc = _read(side.certificate)
-        if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
+    if side.theory == "U4" and side._known is not None:
+        if dict(side._known.family or ()) != {"basis": "complement", "readout": "affine"}:
             return None
     elif side.theory != "U4'":  # the explicit chain is a complement-basis affine family by construction
         return None
-    name = f"minimality-{'nonnegative' if nonnegative else 'any'}-n{n}.json"
-    root = certificates_dir()
-    if root is None or not (root / name).is_file():
+    proof = _minimum(n, "nonnegative" if nonnegative else "any")
+    if proof is None or not 1 <= m <= len(proof.chain_bounds) or proof.chain_bounds[m - 1] != side.value:
         return None
-    for row in _minimality_rows(name):
-        if row["m"] == m:
-            return name if row["bound"] == side.value else None
-    return None
-
-
-@lru_cache(maxsize=32)
-def _minimality_rows(name: str) -> tuple:
-    return tuple(_read(name)["claims"]["chain_bounds"])
+    certified.read_shipped(proof.filename)
+    return proof.filename
 
 
 # ---------------------------------------------------------------- the answer
@@ -413,31 +379,59 @@ def _check(m: int, n: int, variant: str) -> None:
         raise ValueError(f"n must be a positive integer, not {n!r}")
 
 
-_ANSWERS: dict[tuple[int, int, str], Answer] = {}  # answers are pure functions of (m, n, variant)
+def _where(side: Side) -> str:
+    return side.certificate or side.rebuild or f"{side.method} (THEORY {side.theory})"
 
 
-def bounds(m: int, n: int, variant: str = "position-independent") -> Answer:
-    """What is known about r*(m, n): lower <= r* <= upper <= upper_nonnegative."""
-    key = (m, n, variant)
+def enforce(a: Answer) -> Answer:
+    """lower <= upper <= upper_nonnegative <= 2^m, or TheoryContradicted naming both sides."""
+    sides = [("lower", a.lower), ("upper", a.upper), ("upper_nonnegative", a.upper_nonnegative)]
+    for (name_a, x), (name_b, y) in zip(sides, sides[1:]):
+        if x.value > y.value:
+            raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n} ({a.variant}): {name_a} {x.value} by {_where(x)} > {name_b} {y.value} by {_where(y)}")
+    if a.upper_nonnegative.value > 2**a.m:
+        raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n}: upper_nonnegative {a.upper_nonnegative.value} by {_where(a.upper_nonnegative)} > 2^m = {2**a.m} (U2)")
+    return a
+
+
+_ANSWERS: dict[tuple[int, int, str, str | None], Answer] = {}  # answers are pure functions of (m, n, variant, folder)
+
+
+def bounds(m: int, n: int, variant: str = "position-independent", certificates: str | None = None) -> Answer:
+    """What is known about r*(m, n): lower <= r* <= upper <= upper_nonnegative.
+
+    ``certificates``: a user folder of certificates, each checked before its claim is used
+    (default: $KERNELBOUNDS_CERTIFICATES, if set)."""
+    folder = certified.folder(certificates)
+    key = (m, n, variant, folder)
     if key not in _ANSWERS:
         _check(m, n, variant)
-        _ANSWERS[key] = Answer(m, n, variant, lower(m, n, variant), upper(m, n), upper(m, n, nonnegative=True))
+        _ANSWERS[key] = enforce(Answer(m, n, variant, lower(m, n, variant, folder), upper(m, n, certificates=folder), upper(m, n, nonnegative=True, certificates=folder)))
     return _ANSWERS[key]
 
 
-def _row(job: tuple[int, tuple[int, ...], str]) -> list[Answer]:
-    m, ns, variant = job
-    return [bounds(m, n, variant) for n in ns]
+def _row(job: tuple[int, tuple[int, ...], str, str | None]) -> list[Answer]:
+    m, ns, variant, folder = job
+    return [bounds(m, n, variant, folder) for n in ns]
 
 
-def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None) -> list[Answer]:
-    """bounds(m, n) for every m in ms and n in ns (m-major order); the cells of one m run
-    together, large m first, in `jobs` processes, on a concurrent.futures `executor` or on a
-    Dask `scheduler` (parallel.pmap); the answers do not depend on how they were computed."""
-    from .parallel import pmap
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None) -> list[Answer]:
+    """bounds(m, n) for every m in ms and n in ns (m-major order).  Stored cells (m <= 64,
+    n <= 8) are lookups, answered here; the cells of one m beyond them run together, large
+    m first, in `jobs` processes, on a concurrent.futures `executor` or on a Dask
+    `scheduler` (parallel.pmap); a progress bar on a terminal.  The answers do not depend
+    on how they were computed."""
+    from .progress import bar, pmap
 
-    order = [m for m in sorted(ms, reverse=True) if any((m, n, variant) not in _ANSWERS for n in ns)]
-    for answers in pmap(_row, [(m, tuple(ns), variant) for m in order], jobs, executor=executor, scheduler=scheduler):
+    folder = certified.folder(certificates)
+    committed(folder)  # check a user folder once, here, before any worker starts
+    todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder) not in _ANSWERS for n in ns)]
+    slow = [m for m in todo if not all(_stored().covers(m, n) for n in ns if n >= 3)]
+    with bar(len(todo) - len(slow), "bounds (stored cells)", "m") as progress:
+        for m in [m for m in todo if m not in slow]:
+            _row((m, tuple(ns), variant, folder))
+            progress.update(1)
+    for answers in pmap(_row, [(m, tuple(ns), variant, folder) for m in slow], jobs, "bounds (computed now)", "m", executor=executor, scheduler=scheduler):
         for a in answers:
-            _ANSWERS.setdefault((a.m, a.n, a.variant), a)  # computed in a worker: keep it here too
-    return [bounds(m, n, variant) for m in ms for n in ns]
+            _ANSWERS.setdefault((a.m, a.n, a.variant, folder), a)  # computed in a worker: keep it here too
+    return [bounds(m, n, variant, folder) for m in ms for n in ns]

@@ -28,8 +28,13 @@ class _Silent:
         self.close()
 
 
+QUIET = False  # set by the CLI for --json output: no bars even on a terminal
+
+
 def live() -> bool:
-    """Bars are drawn only when standard error is a terminal."""
+    """Bars are drawn only when standard error is a terminal (and not silenced by QUIET)."""
+    if QUIET:
+        return False
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):
@@ -51,3 +56,23 @@ def track(items: Iterable[T], total: int | None, desc: str, unit: str = "it") ->
         for item in items:
             yield item
             b.update(1)
+
+
+def pmap(fn, items: Iterable[T], jobs: int | None = None, desc: str = "", unit: str = "it", executor=None, scheduler: str | None = None) -> list:
+    """``parallel.pmap`` with a bar on a terminal: the items run in chunks of 2 * jobs, the
+    bar advancing per chunk (one chunk for an executor or a Dask scheduler); off a terminal
+    exactly ``parallel.pmap``.  The results do not depend on the chunking."""
+    from .parallel import default_jobs
+    from .parallel import pmap as plain
+
+    items = list(items)
+    if not live() or not items:
+        return plain(fn, items, jobs, executor=executor, scheduler=scheduler)
+    step = len(items) if executor is not None or scheduler is not None else max(1, 2 * (jobs or default_jobs()))
+    out: list = []
+    with bar(len(items), desc, unit) as b:
+        for i in range(0, len(items), step):
+            chunk = items[i : i + step]
+            out += plain(fn, chunk, jobs, executor=executor, scheduler=scheduler)
+            b.update(len(chunk))
+    return out

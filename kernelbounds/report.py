@@ -2,7 +2,7 @@
 
 Every number comes from :func:`kernelbounds.bounds.bounds`; this module only lays the
 answers out (markdown, CSV, JSON Lines, plots) and renders the docs tables
-(`kernelbounds table --docs`, tested to be current by tests/test_bounds.py)."""
+(`kernelbounds table --docs`, tested to be current by tests/hub/test_hub.py)."""
 
 from __future__ import annotations
 
@@ -43,11 +43,11 @@ def _method(side, m: int) -> str:
     return side.method + (f" (from m = {side.from_m})" if side.from_m not in (None, m) else "")
 
 
-def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None) -> list[Row]:
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None) -> list[Row]:
     """One row per (m, n), m-major: the hub's answers (kernelbounds.bounds.table)."""
     from .bounds import table as hub_table
 
-    return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler)]
+    return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler, certificates=certificates)]
 
 
 COLUMNS = tuple(Row.__dataclass_fields__)

@@ -68,14 +68,14 @@ def _codes(m: int):
 def witness_families(draw, m: int | None = None, n: int | None = None, variant: str | None = None, max_words: int = 6):
     """Lower-bound certificates (dicts) with listed witness inputs: a prefix of 2..max_words
     words of a candidate code at m (default 8, 10 or 12), length n (default 3..5)."""
-    from .lowerbounds import assemble as lowerbound
+    from .lowerbounds import assemble
 
     m = draw(st.sampled_from([8, 10, 12])) if m is None else m
     n = draw(st.integers(3, 5)) if n is None else n
-    variant = draw(st.sampled_from(lowerbound.VARIANTS)) if variant is None else variant
+    variant = draw(st.sampled_from(assemble.VARIANTS)) if variant is None else variant
     code = draw(st.sampled_from(_codes(m)))
     size = draw(st.integers(2, min(max_words, code.size)))
-    return lowerbound.certificate(lowerbound.assemble(code.prefix(size), n, variant), listed=True)
+    return assemble.certificate(assemble.assemble(code.prefix(size), n, variant), listed=True)
 
 
 @st.composite

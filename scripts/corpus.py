@@ -9,10 +9,13 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lab/ lives at the repository root, outside the package
+
 from kernelbounds.upperbounds import constructions
-from kernelbounds.lowerbounds import assemble as lowerbound
+from kernelbounds.lowerbounds import assemble
 from kernelbounds import kernelrank as rank
 from kernelbounds.lowerbounds import transcript
 from kernelbounds.certificate import canonical_json, write_atomic
@@ -25,8 +28,8 @@ def main() -> None:
     tensor = constructions.certificate(constructions.tensor(4, 3))
     softmax = constructions.certificate(constructions.softmax(3, 3))
     rank1 = constructions.certificate(constructions.rank1(4, 2))
-    lower = lowerbound.certificate(lowerbound.assemble(paley.paley(23).prefix(10), 3), listed=True)
-    lower_rule = lowerbound.certificate(lowerbound.assemble(paley.paley(11), 4, "position-dependent"))
+    lower = assemble.certificate(assemble.assemble(paley.paley(23).prefix(10), 3), listed=True)
+    lower_rule = assemble.certificate(assemble.assemble(paley.paley(11), 4, "position-dependent"))
     rk = rank.certificate(rank.named_kernel("inner", 6), 6, "inner")
     tr = transcript.certificate(3, 2)
     entries: list[tuple[str, str, object, int, str, str]] = []  # (dir, name, doc or bytes, code, pointer, attack)
@@ -77,8 +80,8 @@ def main() -> None:
     add("limits", "too-many-classes", edit(tensor, lambda d: d.update(m=4000, n=3)), 3, "/m", "C(m+n, n) level classes over max_level_classes")
     add("limits", "rank-matrix-too-large", edit(rk, lambda d: d.update(m=30)), 3, "/m", "a 2^30 x 2^30 minor")
 
-    # issue 11: the defect classes of the checker-hardening review
-    from kernelbounds.lab import hostile
+    # the defect classes of the checker-hardening review
+    from lab import hostile
 
     tr4 = transcript.certificate(3, 4)
     add("correct", "transcript-q3-s4", tr4, 0, "", "none: a valid certificate (answers reach s = 4)")
@@ -98,12 +101,12 @@ def main() -> None:
 
     _level_family(add, edit)
     _level_family_at_scale(add, edit)
-    guarded = []  # issue 20: the runtime guard, under smaller limits (MANIFEST "limits")
-    add("limits", "bomb-level-family-lcm-heights", hostile.level_family_lcm_bomb(), 3, "", "issue 20: 17 differences with distinct 600-digit denominators (short strings, but w(d) has the height of their lcm): refused by the work estimate")
+    guarded = []  # the runtime guard, under smaller limits (MANIFEST "limits")
+    add("limits", "bomb-level-family-lcm-heights", hostile.level_family_lcm_bomb(), 3, "", "17 differences with distinct 600-digit denominators (short strings, but w(d) has the height of their lcm): refused by the work estimate")
     certs = ROOT.parents[1] / "certificates"
     for name, source, limit, attack in (
-        ("guard-time-limit", "construction-tensor-m64-n5.json", {"time_limit": 1}, "issue 20: a valid file within the estimate (about 2 s of CPU) checked under time_limit = 1: the runtime guard stops it at 1 s (RLIMIT_CPU)"),
-        ("guard-memory-limit", "rank-tensor-m12.json", {"memory_limit": 52428800}, "issue 20: a valid 4096 x 4096 minor checked under memory_limit = 50 MiB: the runtime guard (RLIMIT_AS) gives exit 3"),
+        ("guard-time-limit", "construction-tensor-m64-n5.json", {"time_limit": 1}, "a valid file within the estimate (about 2 s of CPU) checked under time_limit = 1: the runtime guard stops it at 1 s (RLIMIT_CPU)"),
+        ("guard-memory-limit", "rank-tensor-m12.json", {"memory_limit": 52428800}, "a valid 4096 x 4096 minor checked under memory_limit = 50 MiB: the runtime guard (RLIMIT_AS) gives exit 3"),
     ):
         add("limits", name, json.loads((certs / source).read_text()), 3, "", attack)
         guarded.append((f"limits/{name}.json", limit))
@@ -127,7 +130,7 @@ def main() -> None:
 
 
 def _level_family(add, edit) -> None:
-    """Kind level-family (format v2, issue 12): one valid file of each readout and its attacks."""
+    """Kind level-family (format v2): one valid file of each readout and its attacks."""
     from kernelbounds.upperbounds import levelfamily as lf
 
     def build(fam, m, n):
@@ -152,7 +155,7 @@ def _level_family(add, edit) -> None:
 
 
 def _level_family_at_scale(add, edit) -> None:
-    """Rule LF3x (issue 22): a complement-basis affine file at m = 64 checked through its
+    """Rule LF3x: a complement-basis affine file at m = 64 checked through its
     2145 extreme classes, and its attacks."""
     from kernelbounds.upperbounds import chain
 
@@ -166,7 +169,7 @@ def _level_family_at_scale(add, edit) -> None:
 
 
 def _minimality(add, edit) -> None:
-    """Kind level-family-minimality (format v2, issue 22): n = 3, g >= 0, m <= 16, and its attacks."""
+    """Kind level-family-minimality (format v2): n = 3, g >= 0, m <= 16, and its attacks."""
     from kernelbounds.upperbounds import minimality
 
     doc = minimality.certificate(3, True, 16)

@@ -1,5 +1,7 @@
 """Helpers shared by the tests (imported as `from helpers import ...`)."""
 
+from fractions import Fraction
+
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, Verdict, check_bytes
 
@@ -29,3 +31,19 @@ def level_expansion_doc(m: int, n: int) -> dict:
         claims={"worst_error": rational(worst), "feature_rank": found.rank, "kernel_rank": found.rank, "nonnegative_features": found.nonnegative_features},
     )
     return doc
+
+
+EPS = Fraction(1, 4)  # the readout's eps in literal_worst_error
+
+
+def literal_worst_error(h, m, n, eps=EPS):
+    """max |y - t| over every class (p, l_2..l_n), straight from THEORY §2 (no shortcuts)."""
+    from itertools import combinations_with_replacement
+
+    worst = Fraction(0)
+    for p in range(m + 1):
+        for levels in combinations_with_replacement(range(p + 1), n - 1):
+            cls = (p, *levels)
+            y = sum(h[l] * (l - Fraction(1, 2) + eps) for l in cls) / sum(h[l] for l in cls)
+            worst = max(worst, abs(y - min(cls)))
+    return worst

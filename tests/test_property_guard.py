@@ -7,7 +7,7 @@ TESTS = pathlib.Path(__file__).parent
 
 
 def _given_functions():
-    for path in sorted(TESTS.glob("test_*.py")):
+    for path in sorted(TESTS.rglob("test_*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef) and any(
                 isinstance(d, ast.Call) and getattr(d.func, "id", getattr(d.func, "attr", "")) == "given" for d in node.decorator_list

@@ -132,7 +132,7 @@ def _check_bytes(data: bytes, path: str, limits: Limits) -> Verdict:
         if kind not in REGISTRY:
             raise Malformed("/kind", f"unknown certificate kind {show(kind)}; known: {', '.join(sorted(REGISTRY))}")
         rule = REGISTRY[kind]
-        estimate = getattr(rule, "work", None)  # (a registry entry without `work` fails tests/test_hardening.py)
+        estimate = getattr(rule, "work", None)  # (a registry entry without `work` fails tests/checker/test_hardening.py)
         if estimate is not None:
             work = estimate(doc, limits)
             if work > limits.work_budget:

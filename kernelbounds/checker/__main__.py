@@ -60,7 +60,9 @@ def _bytes(text: str) -> int:
     return value
 
 
-def run(args, prog: str = "python -m kernelbounds.checker") -> int:
+def run(args, prog: str = "python -m kernelbounds.checker", progress=None) -> int:
+    """Check every file and print its verdict; ``progress`` (an object with ``update(n)``,
+    e.g. the CLI's bar) advances once per file."""
     try:
         limits = parse_overrides(args.limit)
         guard = {k: v for k, v in (("time_limit", getattr(args, "time_limit", None)), ("memory_limit", getattr(args, "memory_limit", None))) if v is not None}
@@ -77,6 +79,8 @@ def run(args, prog: str = "python -m kernelbounds.checker") -> int:
     for path in args.files:
         verdict = check_file(path, limits)
         verdicts.append(verdict)
+        if progress is not None:
+            progress.update(1)
         if printing:
             try:
                 print(_json_line(verdict) if args.json else verdict.render(args.verbose), flush=True)

@@ -14,7 +14,8 @@ import sys
 
 from .. import __version__
 from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, table, transcript, upper
-from ._common import OneLineParser, UserError
+from ..bounds import StaleIndex, TheoryContradicted
+from ._common import CONTRADICTION, OneLineParser, UserError
 
 EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or malformed input,
 3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input, report it).
@@ -42,11 +43,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:  # plain `kernelbounds`: the usage and the list of commands
         parser.print_help()
         return 0
+    from .. import progress
+
+    quiet = progress.QUIET
+    progress.QUIET = quiet or getattr(args, "json", False) or getattr(args, "format", None) == "json"  # machine-readable output: no bars
     try:
         return args.func(args)
     except UserError as exc:
         print(f"kernelbounds: error: {exc}", file=sys.stderr)
         return 2
+    except TheoryContradicted as exc:  # two certified sides disagree: never an answer
+        print(f"kernelbounds: {exc}", file=sys.stderr)
+        return CONTRADICTION
+    except StaleIndex as exc:  # the installation's certificate set is inconsistent
+        print(f"kernelbounds: error: {exc}", file=sys.stderr)
+        return 4
     except KeyboardInterrupt:
         print("kernelbounds: interrupted", file=sys.stderr)
         return 130
@@ -58,3 +69,5 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("KERNELBOUNDS_DEBUG"):
             raise
         return 4
+    finally:
+        progress.QUIET = quiet

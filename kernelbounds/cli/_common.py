@@ -168,3 +168,13 @@ def scheduled(call):
     except SchedulerError as exc:
         raise UserError(str(exc)) from None
 
+
+
+def certificates_option(parser) -> None:
+    """--certificates DIR: a user folder of certificates, each checked before its claim is used."""
+    parser.add_argument(
+        "--certificates",
+        metavar="DIR",
+        default=None,
+        help="also use the certificates in DIR (default: $KERNELBOUNDS_CERTIFICATES): each *.json file is checked by the checker first; a rejected file is named in a warning and ignored",
+    )

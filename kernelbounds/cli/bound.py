@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..bounds import MAX_M
-from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
+from ._common import VARIANTS, UserError, add_json, certificates_option, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
@@ -23,6 +23,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", help="write the certificate of the lower side here")
     p.add_argument("--upper-output", metavar="FILE", help="write the certificate of the upper side (any features) here")
     p.add_argument("--upper-nonnegative-output", metavar="FILE", help="write the certificate of the nonnegative-features upper side here")
+    certificates_option(p)
     p.set_defaults(func=run_bound)
 
     p = sub.add_parser(
@@ -62,7 +63,7 @@ def run_bound(args) -> int:
     one_stdout(args)
     if "-" in (args.upper_output, args.upper_nonnegative_output):
         raise UserError("write the upper certificates to files (only -o may be '-')")
-    b = api.bound(args.m, args.n, args.variant)
+    b = api.bound(args.m, args.n, args.variant, certificates=args.certificates)
     if args.output:
         _write_side(b.to_certificate, args.output, "the lower side")
     if args.upper_output:

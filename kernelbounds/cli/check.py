@@ -28,5 +28,13 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+MANY = 5  # a progress bar (on a terminal, without --json) from this many files on
+
+
 def run(args) -> int:
-    return run_checker(args, prog="kernelbounds check")
+    from ..progress import bar
+
+    if len(args.files) < MANY or args.json:
+        return run_checker(args, prog="kernelbounds check")
+    with bar(len(args.files), "check", "file") as progress:
+        return run_checker(args, prog="kernelbounds check", progress=progress)

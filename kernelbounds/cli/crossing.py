@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from ..lowerbounds import crossing
 from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
 
 ALL_PAIRS_M = 6  # every unordered pair of tokens: C(2^m, 2) candidates (2016 at m = 6)
@@ -35,6 +34,8 @@ def run(args) -> int:
     one_stdout(args)
     if args.all_pairs and args.m > ALL_PAIRS_M:
         raise UserError(f"--all-pairs takes C(2^m, 2) candidate pairs; it is limited to m <= {ALL_PAIRS_M}")
+    from ..lowerbounds import crossing  # imported when the command runs (it loads the code library)
+
     result = crossing.search(args.m, complementary=not args.all_pairs, time_limit=args.time_limit)
     found = crossing.refute(args.m, args.n, args.variant, result.pairs) if result.pairs else None
     code = 0 if found is not None else 3 if "timed out" in result.note else 1

@@ -39,8 +39,10 @@ def register(sub) -> None:
     p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0, help=f"random seed, 0..{2**31} (default 0)")
     p.add_argument("--signed", action="store_true", help="allow signed key features (the kernel stays nonnegative)")
     p.add_argument("--verbose", action="store_true", help="print the search's progress on standard error")
+    p.add_argument("--symmetric", metavar="CYCLES", help="the symmetry ansatz of THEORY U5: key features equivariant under this coordinate permutation, e.g. '(012)(345)' (order k <= R; the other R - k features are functions of the pi-orbit), or 'auto' to try every cycle type of S_m of order <= R in turn")
+    p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=300, help="with --symmetric: CPU seconds per permutation, 1..86400 (default 300)")
     p.add_argument("-o", "--output", help="write the explicit-head certificate here ('-' for standard output)")
-    add_json(p, "m, n, rank, found, worst_error, starts, seconds, output")
+    add_json(p, "m, n, rank, found, worst_error, starts, seconds, output (and permutation with --symmetric)")
     p.set_defaults(func=run_general)
 
 
@@ -70,6 +72,8 @@ def run_rank_one(args) -> int:
 
 def run_general(args) -> int:
     one_stdout(args)
+    if args.symmetric:
+        return run_symmetric(args)
     res = generalheads.search(args.m, args.n, args.rank, starts=args.starts, seed=args.seed, nonnegative=not args.signed, verbose=args.verbose)
     if res.head is None:
         if args.json:
@@ -83,4 +87,42 @@ def run_general(args) -> int:
         emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "worst_error": rational(err), "starts": res.starts, "seconds": round(res.seconds, 3), "output": args.output})
     elif args.output != "-":
         print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head, worst error {err} (exact, every input): r* <= {args.rank}  ({res.starts} starts, {res.seconds:.1f} s)")
+    return 0
+
+
+def run_symmetric(args) -> int:
+    """general-head --symmetric: the equivariant ansatz (upperbounds/symmetric.py)."""
+    from ..upperbounds import symmetric, symmetricsearch
+    from ._common import UserError
+
+    if args.symmetric == "auto":
+        perms = [symmetric.cycle_type(p, args.m) for p in symmetric.cycle_types(args.m, args.rank)]
+    else:
+        try:
+            perms = [symmetric.parse_cycles(args.symmetric, args.m)]
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        if symmetric.order(perms[0]) > args.rank:
+            raise UserError(f"the permutation has order {symmetric.order(perms[0])} > --rank {args.rank}")
+    say = (lambda text: print(text, file=sys.stderr, flush=True)) if args.verbose else None
+    total, res = 0.0, None
+    for pi in perms:
+        ansatz = symmetric.Ansatz(args.m, pi, args.rank - symmetric.order(pi))
+        res = symmetricsearch.search(ansatz, args.n, starts=args.starts, seed=args.seed, seconds=args.seconds, nonnegative=not args.signed, say=say)
+        total += res.seconds
+        if res.found is not None:
+            break
+    shown = symmetric.show_cycles(res.ansatz.pi) if res else "()"
+    if res is None or res.found is None:
+        if args.json:
+            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "permutation": shown, "starts": res.starts if res else 0, "seconds": round(total, 3), "output": None})
+        print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(perms)} permutation(s), {total:.1f} s); this proves nothing", file=sys.stderr)
+        return 1
+    err = res.found.worst_error
+    if args.output:
+        write_doc(res.found.certificate(), args.output)
+    if args.json:
+        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "permutation": shown, "worst_error": rational(err), "starts": res.starts, "seconds": round(total, 3), "output": args.output})
+    elif args.output != "-":
+        print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head (pi = {shown}, {res.ansatz.t} orbit feature(s)), worst error {float(err):.10f} (exact, every input): r* <= {args.rank}  ({total:.1f} s)")
     return 0

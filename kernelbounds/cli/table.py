@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import report
-from ._common import VARIANTS, UserError, emit_json, jobs_option, positive, scheduled, scheduler_option, span
+from ._common import VARIANTS, UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span
 
 HELP = """Print lower <= r* <= upper for every m and n in the ranges: the hub's answer
 (kernelbounds.bounds, the same as `bound`, `upper` and the API): the best certified lower
@@ -11,7 +11,7 @@ bound, the best certified upper bounds with any and with nonnegative features, w
 meet (exact), and the method and committed certificate of each side. Columns are documented
 in docs/api.md ("One name per quantity")."""
 
-EPILOG = """exit codes: 0 success, 2 usage error or unwritable plot, 3 resource limit, 4 internal error.
+EPILOG = """exit codes: 0 success, 2 usage error or unwritable plot, 3 resource limit, 4 internal error, 5 the theory is contradicted.
 example: kernelbounds table --m 4..24 --n 3..5 --format csv --plot bounds.svg --dpi 200"""
 
 
@@ -26,6 +26,7 @@ def register(sub) -> None:
     p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
     jobs_option(p)
     scheduler_option(p)
+    certificates_option(p)
     p.set_defaults(func=run)
 
 
@@ -43,7 +44,7 @@ def run(args) -> int:
             report.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    rows = scheduled(lambda: report.table(args.m, args.n, args.variant, jobs=args.jobs, scheduler=args.scheduler))
+    rows = scheduled(lambda: report.table(args.m, args.n, args.variant, jobs=args.jobs, scheduler=args.scheduler, certificates=args.certificates))
     if fmt == "json":
         for r in rows:
             emit_json(report.row_dict(r) | {"variant": args.variant})

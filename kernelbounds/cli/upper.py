@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import sys
-from math import comb
 
 from ..upperbounds import levelfamily
-from ..lowerbounds import assemble as lowerbound
-from ._common import UserError, add_json, emit_json, one_stdout, positive, write_doc
-
-MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow
+from ..upperbounds.search import MAX_CLASSES, Refused
+from ..upperbounds import search as upper_search
+from ._common import UserError, add_json, certificates_option, emit_json, one_stdout, positive, write_doc
 
 
 def register(sub) -> None:
@@ -29,13 +27,14 @@ def register(sub) -> None:
     p.add_argument("--prove-minimal", action="store_true", help="--search: add exact Motzkin multipliers refuting every maximal cheaper support")
     add_json(p, "the answer (m, n, upper, nonnegative, method, theory, certificate, from_m, ...) or, with --search, m, n, rank, basis, readout, support, value_dim, nonnegative_features, minimal_in_family, families")
     p.add_argument("-o", "--output", help="write the certificate here (the answer's, or with --search the best family's)")
+    certificates_option(p)
     p.set_defaults(func=run)
 
 
-def _lower(m: int, n: int) -> int:
+def _lower(m: int, n: int, certificates: str | None = None) -> int:
     from ..bounds import lower
 
-    return lower(m, n).value
+    return lower(m, n, certificates=certificates).value
 
 
 def run(args) -> int:
@@ -46,7 +45,7 @@ def run(args) -> int:
         raise UserError("--basis, --readout and --prove-minimal choose what --search searches: give --search too")
     from .. import api
 
-    u = api.upper(args.m, args.n, nonnegative=args.nonnegative)
+    u = api.upper(args.m, args.n, nonnegative=args.nonnegative, certificates=args.certificates)
     if args.output:
         try:
             write_doc(u.to_certificate(), args.output)
@@ -57,7 +56,7 @@ def run(args) -> int:
         return 0
     if args.output == "-":
         return 0
-    b = api.bound(args.m, args.n)
+    b = api.bound(args.m, args.n, certificates=args.certificates)
     print(f"m = {args.m}, n = {args.n}: {b.lower} <= r* <= {b.upper}{'  (exact)' if b.exact else ''}  (2^m = {2**args.m})")
     from .bound import _side_line
 
@@ -83,16 +82,13 @@ def _family_line(r) -> str:
     return f"  {f.family.name:32s} rank {f.rank:>7}  support {list(f.support)}  ({status})"
 
 
-def run_prefix_search(args) -> int:
+def run_prefix_search(args, search) -> int:
     """THEORY U4' at scale: the prefix search of the complement basis, affine readout."""
-    from ..upperbounds import prefix
-
-    found = prefix.search(args.m, args.n, nonnegative=args.nonnegative, progress=True)
-    doc = found.certificate()
+    found, doc = search.found, search.certificate
     if args.output:
         write_doc(doc, args.output)
     info = {"m": args.m, "n": args.n, "rank": found.rank, "basis": "complement", "readout": "affine", "signs": "nonnegative" if args.nonnegative else "any",
-            "support": list(found.support), "nonnegative_features": found.nonnegative, "worst_error": doc["claims"]["worst_error"], "lower": _lower(args.m, args.n),
+            "support": list(found.support), "nonnegative_features": found.nonnegative, "worst_error": doc["claims"]["worst_error"], "lower": _lower(args.m, args.n, args.certificates),
             "certificate": args.output, "search": {k: v for k, v in found.stats.items() if k != "unresolved"}}
     if args.json:
         emit_json(info)
@@ -107,21 +103,18 @@ def run_prefix_search(args) -> int:
 def run_search(args) -> int:
     one_stdout(args)
     m, n = args.m, args.n
-    if not 2 <= n <= 8:
-        raise UserError(f"--search covers n = 2..8, not {n}")
-    classes = comb(m + n, n)
-    if classes > MAX_CLASSES:
-        if n >= 3 and args.basis in ("complement", "best") and args.readout in ("affine", "best") and not args.prove_minimal:
-            return run_prefix_search(args)
-        raise UserError(f"m = {m}, n = {n} has {classes} level classes, over {MAX_CLASSES}: only the complement-basis affine prefix search (THEORY U4') reaches it; drop --basis subset / --readout free / --prove-minimal (minimality: the committed minimality-*.json files)")
-    fams = levelfamily.families(args.basis, args.readout, args.nonnegative)
-    results = levelfamily.solve_families(fams, m, n, prove=args.prove_minimal)
-    best = levelfamily.best(results)
-    if best is None:
+    try:
+        found = upper_search.run(m, n, args.basis, args.readout, args.nonnegative, args.prove_minimal, progress=not args.json)
+    except Refused as exc:
+        raise UserError(str(exc)) from None
+    if found is None:
+        fams = levelfamily.families(args.basis, args.readout, args.nonnegative)
         print(f"kernelbounds: no level family {[f.name for f in fams]} solves m = {m}, n = {n}; U2 gives 2^m = {2**m}", file=sys.stderr)
         return 1
+    if found.method == "prefix":
+        return run_prefix_search(args, found)
+    best, results, doc = found.best, found.results, found.certificate
     f = best.found
-    doc = levelfamily.certificate(f, best.refutations if best.proved else None)
     info = {
         "m": m,
         "n": n,
@@ -134,7 +127,7 @@ def run_search(args) -> int:
         "nonnegative_features": f.nonnegative_features,
         "minimal_in_family": best.proved,
         "worst_error": doc["claims"]["worst_error"],
-        "lower": _lower(m, n),
+        "lower": _lower(m, n, args.certificates),
         "certificate": args.output,
         "families": [{"family": r.found.family.name, "rank": r.rank, "support": None if r.found.support is None else list(r.found.support), "minimal_in_family": r.proved} for r in results],
     }

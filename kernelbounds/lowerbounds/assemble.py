@@ -427,16 +427,29 @@ class OrbitLowerBound(_PerEntry):
         return kernel_fields(doc, self.kernel)
 
     def work(self) -> int:
-        """The checker's work estimate for this certificate (checker rules/orbits.work_orbits)."""
-        from ..checker.jsonread import Node
-        from ..checker.limits import Limits
-        from ..checker.rules.orbits import work_orbits
-
+        """The checker's work estimate for the orbit route of this certificate, from its sizes
+        (the generator keeps its own copy of the formula; tests/lowerbounds/test_orbit_work.py
+        compares it with the checker's on committed orbit files): enumeration (2^k codewords
+        for a linear code, N listed words), permutation tables, the closure (N x permutations x
+        lookups; twice for listed codes), one row of N popcounts per orbit and one more, each
+        word operation costing ceil(m/64)."""
         doc = self.certificate()
-        return work_orbits(Node(doc), Limits())
+        m, perms = self.m, len(doc["symmetry"]["permutations"])
+        bits = 16 if m <= 128 else 8
+        chunks = (m + bits - 1) // bits
+        code, claims = doc["code"], doc["claims"]
+        if "linear" in code:
+            enumerate_ops, passes, words = 2 ** len(code["linear"]["generator"]), 1, claims["code_size"]
+        else:
+            words = len(code["words"])
+            enumerate_ops, passes = words, 2
+        tables = perms * chunks * 2**bits
+        closure = passes * words * perms * chunks
+        rows = (len(claims["orbits"]) + 1) * words
+        return (m + 63) // 64 * (enumerate_ops + closure + rows) + tables
 
     def fits_checker(self) -> bool:
-        from ..checker.limits import Limits
+        from ..checker import Limits
 
         limits = Limits()
         return self.size <= limits.max_orbit_words and self.work() <= limits.max_orbit_work

@@ -1,4 +1,4 @@
-"""The committed upper bounds at scale (issue 22): stored search answers, replayed exactly.
+"""The committed upper bounds at scale: stored search answers, replayed exactly.
 
 The prefix search (:mod:`prefix`) spends its time in float LPs; its answer is small (a
 support and a rational g).  ``kernelbounds/data/prefix-answers.json`` stores the answer of
@@ -128,15 +128,30 @@ def table(cells: list[tuple[int, int]], path: Path = DATA) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _span(name: str, lo: int, hi: int):
+    """An argparse type: "A..B" or "A", a range within [lo, hi]."""
+    import argparse
+
+    def parse(text: str) -> range:
+        parts = text.split("..")
+        try:
+            a, b = int(parts[0]), int(parts[-1])
+        except ValueError:
+            a = b = None
+        if len(parts) > 2 or a is None or not lo <= a <= b <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi}, got {text!r}")
+        return range(a, b + 1)
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    from ..cli._common import span
-
     ap = argparse.ArgumentParser(prog="python -m kernelbounds.upperbounds.replay", description=__doc__.split("\n\n")[0])
     ap.add_argument("--refresh", action="store_true", help="re-run the prefix searches and store their answers")
-    ap.add_argument("--m", type=span("--m", 1, 64), default=None, help="m values (e.g. 21..64); default: every committed cell")
-    ap.add_argument("--n", type=span("--n", 3, 8), default=None, help="n values; default: every committed cell")
+    ap.add_argument("--m", type=_span("--m", 1, 64), default=None, help="m values (e.g. 21..64); default: every committed cell")
+    ap.add_argument("--n", type=_span("--n", 3, 8), default=None, help="n values; default: every committed cell")
     ap.add_argument("--out", type=Path, default=DATA, help="the answers file (default: the package's)")
     ap.add_argument("--table", action="store_true", help="print the markdown table of docs/upper-bounds.md")
     args = ap.parse_args(argv)

@@ -19,6 +19,7 @@ from itertools import combinations_with_replacement, islice
 from math import comb, lcm
 
 from ..common import Outcome, expect_equal, height, heights, rat, scale_to_ints, sized, small_int
+from .. import claims as claim_of
 from ..text import show
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
@@ -350,7 +351,9 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"construction {show(label)} (m={m}, n={n}): {features} solves Min-IP at every position "
         f"of every length-{n} input, worst error {rat(worst)} < 1/2"
     )
-    return Outcome(summary, routes)
+    rank = claims["feature_rank"].value if "feature_rank" in kernel.claim_fields else None  # equal to the derived rank (check_claims)
+    claim = None if rank is None else claim_of.upper(rank, m, n, claims["nonnegative_features"].value)  # THEORY U1/U2
+    return Outcome(summary, routes, claim=claim)
 
 
 # ----------------------------------------------------------------- work estimate

@@ -21,6 +21,7 @@ in it is a contradiction.
 from __future__ import annotations
 
 from ..common import Outcome, expect_equal, length, require_version, sized
+from .. import claims as claim_of
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits, op
@@ -139,4 +140,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"{SCOPE[variant]} and whose denominators are > 0 on the {count}-input witness family has kernel rank >= 3, "
         f"hence feature rank >= 3" + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
     )
-    return Outcome(summary, routes, version=2, claim=kernels.claim(BOUND, m, n, variant, kernels.COVERED["nonnegative"]))
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(BOUND, m, n, variant))  # THEORY U6: K >= 0 only

@@ -31,6 +31,7 @@ from itertools import combinations_with_replacement
 
 from . import modrank
 from ..common import Outcome, expect_equal, rat, read_cost, require_version, row_height, scale_to_ints
+from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, budget_left, exhaustive_inputs, lin, mul2
@@ -233,4 +234,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"an explicit head with {r} {sign} features{shown} solves Min-IP at every position of every "
         f"length-{n} input on {m} bits, worst error {rat(e)} < 1/2: r*(m', {n}) <= {r} for m' <= {m}"
     )
-    return Outcome(summary, routes, version=2)
+    return Outcome(summary, routes, version=2, claim=claim_of.upper(r, m, n, nonneg))

@@ -81,18 +81,3 @@ def signed_route(l3: int, kernel: str) -> list[str]:
         return []
     form = "0 < M_ij < 1/P_ij (positive denominators, L8 (a))" if kernel == "signed" else "|M_ij| < 1/P_ij (nonzero denominators, L8 (b))"
     return [f"kernel {kernel}: M_ij = D_i(c_j)/D_i(c_i), D_i(z) = K(q_i,q_i) + (n-1)K(q_i,z), M_ii = 1, {form}; rank M <= r + 1, so r >= {l3} - 1 = {l3 - 1}"]
-
-
-# The variants a witness family's bound holds for (THEORY L5, §1): a position-independent head
-# is a position-dependent one, and a head solving every position of every input solves the
-# causal task too, so a position-dependent or causal file bounds the full task as well.
-HOLDS_FOR = {
-    "position-independent": ["position-independent"],
-    "position-dependent": ["position-dependent", "position-independent"],
-    "causal": ["causal", "position-independent"],
-}
-
-
-def claim(value: int, m: int, n: int, variant: str, kernels: list[str]) -> dict:
-    """A lower-bound claim on r*(m, n) (checker/common.py, Outcome)."""
-    return {"side": "lower", "value": value, "m": m, "n": n, "variants": sorted(HOLDS_FOR[variant]), "kernels": sorted(kernels)}

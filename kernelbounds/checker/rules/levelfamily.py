@@ -27,6 +27,7 @@ from itertools import combinations_with_replacement
 from math import comb, isqrt
 
 from ..common import Outcome, expect_equal, rat, require_version, row_height, scale_to_ints
+from .. import claims as claim_of
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
 from ..limits import Limits, exhaustive_inputs, frac, lin, mul, mul2, op, require
@@ -426,4 +427,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"level family (m={head.m}, n={head.n}): {head.basis} basis, {ro}, {rank} {'nonnegative' if nonneg else 'signed'} features "
         f"solve Min-IP at every position of every length-{head.n} input, worst error {rat(worst)} < 1/2{least}"
     )
-    return Outcome(summary, routes, version=2)
+    return Outcome(summary, routes, version=2, claim=claim_of.upper(rank, head.m, head.n, nonneg, list(head.support), family={"basis": head.basis, "readout": head.readout}))

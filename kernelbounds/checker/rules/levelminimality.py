@@ -228,4 +228,5 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"level-family minimality ({family}): every support of the family that solves Min-IP at length {n} on m bits has "
         f"feature rank >= the claimed chain bound, for every m = 1..{max_m}" + (f" ({shown})" if shown else "")
     )
-    return Outcome(summary, routes, version=2)
+    claim = {"side": "family-minimum", "n": n, "family": {"basis": "complement", "readout": "affine", "signs": signs}, "chain_bounds": bounds}  # THEORY U4' Minimality (bounds[m - 1] at m)
+    return Outcome(summary, routes, version=2, claim=claim)

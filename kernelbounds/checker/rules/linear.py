@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized
+from .. import claims as claim_of
 from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
@@ -107,7 +108,7 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
         f"lower bound (m={m}, n={n}, {variant}): {kernels.scope(variant, kernel, SCOPE[variant])} that solves the {count}-input witness family "
         f"of the {size} weight-{w} words of {show(name)} has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=kernels.claim(bound, m, n, variant, kernels.COVERED[kernel]))
+    return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
 def work_linear(doc: Node, m: int, n: int, k: int, sched, limits: Limits) -> int:

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized, small_int
+from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, op, require
@@ -137,7 +138,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"lower bound (m={m}, n={n}, {variant}): {kernels.scope(variant, kernel, SCOPE[variant])} that solves the "
         f"{count}-input witness family has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=kernels.claim(bound, m, n, variant, kernels.COVERED[kernel]))
+    return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
 def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, limits: Limits) -> None:

@@ -23,6 +23,7 @@ from collections import Counter
 from fractions import Fraction
 
 from ..common import Outcome, expect_equal, rat, require_version
+from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
@@ -298,4 +299,4 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
         f"lower bound (m={m}, n={n}, {variant}): {kernels.scope(variant, kernel, SCOPE[variant])} that solves the {count}-input witness family "
         f"of the {big_n} words of {show(name)} has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes, version=2, claim=kernels.claim(bound, m, n, variant, kernels.COVERED[kernel]))
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))

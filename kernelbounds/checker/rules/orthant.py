@@ -20,6 +20,7 @@ builds the family q_i = {2i, 2i+1}, t = floor(m/2), and is checked by the same r
 from __future__ import annotations
 
 from ..common import Outcome, expect_equal, require_version, sized
+from .. import claims as claim_of
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits
@@ -158,4 +159,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
     )
     # L7 uses only signs forced from positive denominators (THEORY L8 (a)): whatever the file's
     # kernel field states, the bound holds for nonnegative and signed kernels alike.
-    return Outcome(summary, routes, version=2, claim=kernels.claim(t, m, n, variant, kernels.COVERED["signed"]))
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(t, m, n, variant, kernels.COVERED["signed"]))

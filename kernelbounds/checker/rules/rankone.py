@@ -21,6 +21,7 @@ no such head exists, so r*(m, n) >= 2, and r*(m', n) >= 2 for m' >= m (restricti
 from __future__ import annotations
 
 from ..common import Outcome, require_version
+from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, lin
@@ -90,4 +91,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"no position-independent rank-one head with a nonnegative kernel solves Min-IP at length {n} on {m} bits (exact Farkas combination of {len(items)} input "
         f"inequalities): r*(m', {n}) >= 2 for every m' >= {m}"
     )
-    return Outcome(summary, routes, version=2)
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(2, m, n, "position-independent"))  # THEORY U5

@@ -30,6 +30,7 @@ from __future__ import annotations
 from itertools import combinations, product
 from math import comb
 
+from .. import claims as claim_of
 from .. import clausal
 from ..common import Outcome, expect_equal, length, require_version, sized, small_int
 from ..errors import Invalid, LimitExceeded
@@ -217,7 +218,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"{SCOPE[variant]} and whose denominators are > 0 on the {count}-input witness family exists, "
         f"hence feature rank >= {r + 1}" + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
     )
-    variants = sorted({variant, "position-independent"})
-    kernels = ["nonnegative", "signed"] if kernel == "signed" else ["nonnegative"]
-    claim = {"side": "lower", "value": r + 1, "m": m, "n": n, "variants": variants, "kernels": kernels}
-    return Outcome(summary, routes, version=2, claim=claim)
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(r + 1, m, n, variant, ("nonnegative", "signed") if kernel == "signed" else ("nonnegative",)))
