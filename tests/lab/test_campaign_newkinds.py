@@ -71,3 +71,32 @@ def test_proof_step_numbers_are_ascii_decimals(first):
     steps = doc["proof"]["steps"]
     steps[0] = first + steps[0][3:]
     assert int(kb.check(doc, Limits(time_limit=0, memory_limit=0)).code) == 2
+
+
+def test_user_folder_ignores_tampered_new_kinds(tmp_path, capfd):
+    """The hub's user folder (certificates=DIR, as KERNELBOUNDS_CERTIFICATES): tampered
+    refutation and signed files are each named in a warning and ignored, so the answer is
+    the one without the folder (a tampered r >= 4 at m = 5 would otherwise contradict the
+    committed upper bound 3); an untouched copy of a committed file draws no warning."""
+    import kernelbounds as kb
+    ref = load("refutation-position-independent-m05-n3-r2")
+    tampered = {
+        "rank-4-claim": {**ref, "rank": 3, "claims": {**ref["claims"], "bound": 4}},
+        "truncated-proof": {**ref, "proof": {**ref["proof"], "steps": ref["proof"]["steps"][:-1]}},
+        "sad-kernel": {**ref, "kernel": "signed-any-denominator"},
+    }
+    sig = load("lower-signed-any-denominator-position-independent-m24-n5")
+    tampered["signed-bound-plus-1"] = {**sig, "claims": {**sig["claims"], "bound": sig["claims"]["bound"] + 1}}
+    for name, doc in tampered.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(doc))
+    (tmp_path / "valid-copy.json").write_text(json.dumps(load("refutation-causal-m05-n3-r2")))
+    err = ""
+    for m, n in ((5, 3), (24, 5)):
+        plain = kb.bound(m, n, "position-independent")
+        capfd.readouterr()
+        with_folder = kb.bound(m, n, "position-independent", certificates=str(tmp_path))
+        err += capfd.readouterr().err  # verdicts are cached by sha256: warned once
+        assert (with_folder.lower, with_folder.upper) == (plain.lower, plain.upper)
+    for name in tampered:
+        assert f"{name}.json" in err and "ignoring" in err
+    assert "valid-copy.json" not in err
