@@ -59,11 +59,7 @@ def test_full_campaign():
     assert res["out_of_scope"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="proof steps: the checker reads numbers with int() and "
-                   "str.split(), so Unicode digits ('\\u0661' = 1), fullwidth digits and '1_12' "
-                   "are accepted as 112; the spec names no syntax (the proof read is the same, "
-                   "so no unsound lemma follows): a format-strictness question for the spec")
-@pytest.mark.parametrize("first", ["\u0661" + "12", "\uff11" + "12", "1_12"])
+@pytest.mark.parametrize("first", ["\u0661" + "12", "\uff11" + "12", "1_12", "+12", "012"])
 def test_proof_step_numbers_are_ascii_decimals(first):
     import kernelbounds as kb
     from kernelbounds.checker import Limits
