@@ -22,7 +22,7 @@ from .orbitform import MAX_ORBITS, Orbit, OrbitLowerBound, assemble_linear_orbit
 from .rankbound import RankBound, best_rank_bound
 from .symmetry import is_permutation
 from .witness import (  # noqa: F401  (re-exported)
-    linear_witness_count, mixed_inputs, placements, smallest_witness, uniform_input, witness_count, witness_family, witness_rows,
+    linear_witness_count, mixed_inputs, placements, uniform_input, witness_count, witness_family, witness_rows,
 )
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
@@ -78,6 +78,32 @@ def best_pairwise(m: int, n: int, variant: str = "position-independent", thoroug
     words; None when no candidate fits (m <= 3)."""
     results = [assemble(code, n, variant) for code in candidates(m, thorough=thorough)]
     return max(results, key=lambda lb: (lb.bound, -lb.code.size), default=None)
+
+
+def smallest_witness(m: int, n: int, target: int, variant: str = "position-independent", kernel: str = "nonnegative") -> LowerBound | None:
+    """The bound with the smallest witness family certifying r >= target, over prefixes
+    of the candidate codes (the shortest prefix of each code that reaches the target);
+    for a signed kernel the L3 bound must reach target + 1 (THEORY L8)."""
+    check_kernel(kernel, variant)
+    if kernel != "nonnegative":
+        lb = smallest_witness(m, n, target + 1, variant)
+        return None if lb is None else lb.with_kernel(kernel)
+    found: list[tuple[int, LowerBound]] = []
+    for code in candidates(m, thorough=True):
+        if assemble(code, n, variant).bound < target:
+            continue
+        lo, hi = 2, code.size  # bound is monotone in the prefix length
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if assemble(code.prefix(mid), n, variant).bound >= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        while assemble(code.prefix(lo), n, variant).bound < target:  # in case of non-monotonicity
+            lo += 1
+        lb = assemble(code.prefix(lo), n, variant)
+        found.append((witness_count(lb), lb))
+    return min(found, key=lambda t: (t[0], t[1].code.name))[1] if found else None
 
 
 # ------------------------------------------------- linear codes: no pairwise pass (uniform form)

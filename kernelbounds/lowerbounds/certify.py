@@ -2,20 +2,18 @@
 §3 L3, L4, L8; docs/certificate-format-v2.md): the v1 documents of the pairwise (listed
 words) and uniform (linear code) forms, the field `kernel` of a signed class, and the
 bound each form states per class (L3 for nonnegative kernels, L3 - 1 for signed ones).
+The forms (LowerBound, LinearLowerBound) are those of :mod:`.assemble`, which imports this
+module.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..bits import to_str
 from ..certificate import header
+from .rankbound import RankBound
 from .witness import linear_witness_count, witness_count, witness_family
-
-if TYPE_CHECKING:
-    from .assemble import LinearLowerBound, LowerBound
-    from .rankbound import RankBound
 
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # THEORY §1, L8
 

@@ -1,23 +1,19 @@
 """Witness families of the chain lower bound (THEORY §3 L4-L6): per row i the query
 q_i = comp(c_i), a uniform input per key and mixed inputs per chain link (one placement,
-or n - 1 for position-dependent maps, L5); their count without listing them; and the
-smallest family certifying a target bound.
+or n - 1 for position-dependent maps, L5); and their count without listing them.
+The forms (LowerBound, LinearLowerBound) are those of :mod:`.assemble`, which imports this
+module; :func:`.assemble.smallest_witness` picks the smallest family for a target.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .amplification import chain_keys
 from ..bits import comp, low_bits
 from .codes import intersection_matrix
-from .codes.library import candidates
-
-if TYPE_CHECKING:
-    from .assemble import LinearLowerBound, LowerBound
 
 
 def placements(variant: str, n: int) -> int:
@@ -100,32 +96,3 @@ def linear_witness_count(lb: LinearLowerBound) -> int:
     links = len(lb.levels) - 1
     per_row = lb.size + (links - 1) + placements(lb.variant, lb.n) * ((links - 1) + lb.size - 1)
     return lb.size * per_row
-
-
-def smallest_witness(m: int, n: int, target: int, variant: str = "position-independent", kernel: str = "nonnegative") -> LowerBound | None:
-    """The bound with the smallest witness family certifying r >= target, over prefixes
-    of the candidate codes (the shortest prefix of each code that reaches the target);
-    for a signed kernel the L3 bound must reach target + 1 (THEORY L8)."""
-    from .assemble import assemble  # the forms import this module: imported on use
-    from .certify import check_kernel
-
-    check_kernel(kernel, variant)
-    if kernel != "nonnegative":
-        lb = smallest_witness(m, n, target + 1, variant)
-        return None if lb is None else lb.with_kernel(kernel)
-    found: list[tuple[int, LowerBound]] = []
-    for code in candidates(m, thorough=True):
-        if assemble(code, n, variant).bound < target:
-            continue
-        lo, hi = 2, code.size  # bound is monotone in the prefix length
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if assemble(code.prefix(mid), n, variant).bound >= target:
-                hi = mid
-            else:
-                lo = mid + 1
-        while assemble(code.prefix(lo), n, variant).bound < target:  # in case of non-monotonicity
-            lo += 1
-        lb = assemble(code.prefix(lo), n, variant)
-        found.append((witness_count(lb), lb))
-    return min(found, key=lambda t: (t[0], t[1].code.name))[1] if found else None

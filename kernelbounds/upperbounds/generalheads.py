@@ -212,16 +212,3 @@ def from_tables(doc: dict) -> ExplicitHead:
 
     return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), table("readout"))
 
-
-
-_SEARCH = ("SearchResult", "_Template", "margins", "monomials", "prune_monomials", "rationalise", "search", "shrink_rank")
-
-
-def __getattr__(name: str):
-    """The float search (THEORY U5) lives in :mod:`.headsearch`, which imports this module;
-    its names stay importable from here, resolved on first use."""
-    if name in _SEARCH:
-        from . import headsearch
-
-        return getattr(headsearch, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
