@@ -59,7 +59,7 @@ UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(
 
 
 def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
-    """Issue 22 (THEORY U4'): the explicit chain (g >= 0) or the stored prefix-search answer
+    """Upper bounds at scale (THEORY U4'): the explicit chain (g >= 0) or the stored prefix-search answer
     (any g), replayed through the exact extreme-class check (upperbounds/replay.py)."""
     from .upperbounds import replay
 
@@ -126,7 +126,7 @@ def _crossing(m: int, n: int, variant: str = "position-independent") -> Entry:
 
 
 def _sign_rank() -> list[Entry]:
-    """Issue 23: L7 at m = 5..16 (n = 3; position-dependent and causal at a few m) and U6 at m = 5."""
+    """Sign-rank bounds: L7 at m = 5..16 (n = 3; position-dependent and causal at a few m) and U6 at m = 5."""
     out = [_orthant(m, 3) for m in range(5, 17)]
     out += [_orthant(m, 3, "position-dependent") for m in (8, 10, 12)] + [_orthant(12, 3, "causal")]
     out += [_crossing(5, n) for n in range(3, 9)]
@@ -173,17 +173,17 @@ def entries() -> list[Entry]:
     out += [_lower(24, 3, variant) for variant in ("position-dependent", "causal")]
     out += [Entry(f"transcript-q{q}-s{s}.json", lambda q=q, s=s: transcript.certificate(q, s)) for q, s in ((3, 4), (8, 1))]
     out += [_lower(64, n) for n in (3, 8)]
-    # lower bounds at scale (issue 13): the rest of m = 24, and m = 32, 48, 64 for n = 3..8
+    # lower bounds at scale: the rest of m = 24, and m = 32, 48, 64 for n = 3..8
     out += [_lower(24, n) for n in (6, 7, 8)]
     out += [_lower(m, n) for m in (32, 48) for n in range(3, 9)] + [_lower(64, n) for n in range(4, 8)]
     out += [_upper(m, n, nonneg) for m, n in UPPER for nonneg in (False, True)]
     out += [_minimality(n, nonneg) for n in range(3, 9) for nonneg in (True, False)]
     out += _exact_small()
     out += _sign_rank()
-    out += [_construction("tensor", 64, n) for n in (5, 6)]  # n = 6: 131M classes, ~25 s of CPU (issue 20: estimate 39 s)
+    out += [_construction("tensor", 64, n) for n in (5, 6)]  # n = 6: 131M classes, ~25 s of CPU (the checker's work estimate: 39 s)
     from .upperbounds.replay import CELLS
 
-    out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # issue 22
+    out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # upper bounds at scale (THEORY U4')
     out += _rank_refutations()
     out += _signed()  # ADDED: signed kernels (THEORY L8)
     out += _symmetric_heads()

@@ -25,10 +25,23 @@ alone, before anything is checked.
 
 from __future__ import annotations
 
+import re
+
 from .errors import Invalid, Malformed
 from .jsonread import Node
 
 MAX_LINE_CHARS = 100_000
+TOKEN = re.compile(r"d|-?(?:0|[1-9][0-9]*)")  # the only words of a proof line (ASCII; docs/certificate-format-v2.md)
+
+
+def split_step(step: Node, text: str) -> list[str]:
+    """The words of one proof line: separated by ASCII spaces, each the letter d or an ASCII
+    decimal integer without sign '+', leading zeros or '_' (so every line has one reading)."""
+    words = [w for w in text.split(" ") if w]
+    for w in words:
+        if not TOKEN.fullmatch(w):
+            raise step.fail(f"a proof line's words are ASCII decimal integers or 'd' separated by spaces, got {w[:20]!r}")
+    return words
 
 
 def parse_steps(node: Node, variables: int, max_steps: int) -> list[tuple[bool, tuple[int, ...]]]:
@@ -38,7 +51,7 @@ def parse_steps(node: Node, variables: int, max_steps: int) -> list[tuple[bool, 
         text = step.str()
         if len(text) > MAX_LINE_CHARS:
             raise step.fail(f"a proof line of {len(text)} characters, over {MAX_LINE_CHARS}")
-        words = text.split()
+        words = split_step(step, text)
         delete = bool(words) and words[0] == "d"
         if delete:
             words = words[1:]
@@ -224,7 +237,7 @@ def parse_lrat(node: Node, variables: int, max_steps: int) -> list[tuple[int, bo
         text = step.str()
         if len(text) > MAX_LINE_CHARS:
             raise step.fail(f"a proof line of {len(text)} characters, over {MAX_LINE_CHARS}")
-        words = text.split()
+        words = split_step(step, text)
         try:
             ident = int(words[0])
             delete = len(words) > 1 and words[1] == "d"

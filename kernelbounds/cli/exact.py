@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..upperbounds import rankone as farkas
-from ..upperbounds import generalheads
+from ..upperbounds import generalheads, headsearch
 from ..certificate import rational
 from ._common import add_json, emit_json, one_stdout, positive, write_doc
 
@@ -74,7 +74,7 @@ def run_general(args) -> int:
     one_stdout(args)
     if args.symmetric:
         return run_symmetric(args)
-    res = generalheads.search(args.m, args.n, args.rank, starts=args.starts, seed=args.seed, nonnegative=not args.signed, verbose=args.verbose)
+    res = headsearch.search(args.m, args.n, args.rank, starts=args.starts, seed=args.seed, nonnegative=not args.signed, verbose=args.verbose)
     if res.head is None:
         if args.json:
             emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "margin": res.margin, "starts": res.starts, "seconds": round(res.seconds, 3), "output": None})

@@ -1,4 +1,4 @@
-"""Evaluation of a user's head on a family of inputs (THEORY §1; issues 7 and 14).
+"""Evaluation of a user's head on a family of inputs (THEORY §1): the routes.
 
 For each scored position the head's output is, by the per-query reduction of THEORY §1,
 y = sum_j K_j F_j / sum_j K_j with K_j = <phi_Q(q), phi_K(x_j)> and
@@ -34,301 +34,23 @@ T x T matrix is built.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 import dataclasses
-from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
 from math import lcm
 
 import numpy as np
 
-from ..lowerbounds.amplification import chain_keys
-from ..bits import comp, from_str, to_str
-from ..lowerbounds.domination import dominates, factor
+from ..bits import to_str
+from .floatpass import FLOAT_RANGE, U, HeadArrays, float_pass, gamma, head_arrays, negative_weights  # noqa: F401  (re-exported)
 from .inputs import Family
+from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations  # noqa: F401  (re-exported)
 from .tables import HeadError, TableHead
 from ..model import min_ip_target
 
 HALF = Fraction(1, 2)
-U = 2.0**-53
-FLOAT_RANGE = (2.0**-200, 2.0**200)
 CERTIFICATE_MAX_M = 8  # explicit-head certificates: the checker recomputes the value dimension up to m = 8
 EXACT_RATE = 2e5  # exact (Fraction) multiply-adds per second, for the work estimate
 FLOAT_RATE = 2e8  # float multiply-adds per second, for the work estimate
-
-
-def gamma(k: int) -> float:
-    """gamma_k = k u / (1 - k u) (Higham §3.1)."""
-    return k * U / (1 - k * U)
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    """One scored position of one input: ``input`` as int tokens (the Python convention of
-    docs/api.md, "Tokens"), ``position`` counted from 1 (x_1 .. x_n, THEORY §1, as in JSON
-    and the CLI), the target t and the exact output y (None: denominator <= 0)."""
-
-    input: tuple[int, ...]
-    position: int
-    target: int
-    output: Fraction | None
-    m: int = field(repr=False)
-
-    @property
-    def error(self) -> Fraction | None:
-        """|y - t| exactly (None when the output is undefined)."""
-        return None if self.output is None else abs(self.output - self.target)
-
-    def strings(self) -> list[str]:
-        return [to_str(x, self.m) for x in self.input]
-
-    def __str__(self) -> str:
-        y = "undefined" if self.output is None else f"~{float(self.output):.6g}"
-        return f"position {self.position} of {' '.join(self.strings())}: target {self.target}, output {y}"
-
-    def to_json(self) -> dict:
-        from ..certificate import rational
-
-        err = self.error
-        return {
-            "input": self.strings(),
-            "position": self.position,
-            "target": self.target,
-            "output": None if self.output is None else rational(self.output),
-            "error": None if err is None else rational(err),
-        }
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """The result of evaluating a head on a family; ``to_json()`` is exactly the object that
-    ``kernelbounds evaluate --json`` prints (docs/api.md, "One result shape").
-
-    ``worst_error`` is exact: on the extremal route (every input, ``Family.all``) and the
-    exact route it is the maximum over every scored position; on the float route it is the
-    largest exact error among the positions checked exactly (always including the
-    float-worst one) and ``worst_error_bound`` bounds every position's error.
-    ``worst_input`` attains ``worst_error``; ``first_failure`` is the first failing position
-    (family order; on the extremal route the failing input of the least failing class).
-    ``failures`` counts failing scored positions, or on the extremal route failing classes
-    (query token, least level): ``failure_unit`` says which.
-    """
-
-    inputs: int
-    positions: int
-    worst_error: Fraction | None  # None: some output is undefined
-    failures: int
-    first_failure: Counterexample | None
-    kernel_rank: int
-    tokens: int
-    negative_weights: int
-    rechecked: int = 0
-    worst_error_bound: float | None = None
-    method: str = "exact"
-    seconds: float = field(default=0.0, compare=False)
-    m: int = 0
-    n: int = 0
-    head_rank: int = 0
-    worst_input: Counterexample | None = None
-    failure_unit: str = "position"
-    certified_bound: int | None = None
-    contradiction: bool = False
-    l1_violations: tuple[str, ...] = ()
-    least_denominator: Fraction | None = None  # exact least sum of weights over the evaluated positions
-    least_denominator_exact: bool = True  # False: more than LEAST_CANDIDATES float ties in a block (docs/api.md)
-    denominators: str = "positive"  # the convention: output defined when > 0 (THEORY §1), or != 0 ("nonzero", L8 (b))
-    reduction: str | None = None  # all-inputs route: whether its extremal reduction holds for the head
-    caveat: str = ""  # where the head differs from the library's forward pass (kernelbounds.adapters)
-    _certificate: object = field(default=None, repr=False, compare=False)
-
-    def __repr__(self) -> str:
-        worst = "undefined" if self.worst_error is None else f"{float(self.worst_error):.6g}"
-        first = "None" if self.first_failure is None else repr(str(self.first_failure))
-        unit = " classes" if self.failure_unit == "class" and self.failures else ""
-        return (
-            f"Evaluation(solves={self.solves}, worst_error={worst}, first_failure={first}, "
-            f"inputs={self.inputs}, failures={self.failures}{unit}, kernel_rank={self.kernel_rank}, method={self.method!r})"
-        )
-
-    @property
-    def solves(self) -> bool:
-        return self.failures == 0
-
-    @property
-    def denominator_sign(self) -> int | None:
-        """The sign of the least denominator: 1 (every denominator > 0, the class of THEORY
-        §1 and L8 (a) whatever the kernel's sign), 0 or -1; None when not computed."""
-        d = self.least_denominator
-        return None if d is None else (d > 0) - (d < 0)
-
-    def to_json(self) -> dict:
-        from ..certificate import rational
-
-        return {
-            "m": self.m,
-            "n": self.n,
-            "inputs": self.inputs,
-            "positions": self.positions,
-            "failures": self.failures,
-            "failure_unit": self.failure_unit,
-            "solves": self.solves,
-            "worst_error": None if self.worst_error is None else rational(self.worst_error),
-            "worst_error_float": None if self.worst_error is None else float(self.worst_error),
-            "worst_error_bound": self.worst_error_bound,
-            "worst_input": None if self.worst_input is None else self.worst_input.to_json(),
-            "first_failure": None if self.first_failure is None else self.first_failure.to_json(),
-            "kernel_rank": self.kernel_rank,
-            "head_rank": self.head_rank,
-            "tokens": self.tokens,
-            "negative_weights": self.negative_weights,
-            "rechecked": self.rechecked,
-            "method": self.method,
-            "certified_bound": self.certified_bound,
-            "contradiction": self.contradiction,
-            "l1_violations": list(self.l1_violations),
-            "least_denominator": None if self.least_denominator is None else rational(self.least_denominator),
-            "least_denominator_sign": self.denominator_sign,
-            "least_denominator_exact": self.least_denominator_exact,
-            "denominators": self.denominators,
-            "reduction": self.reduction,
-            "caveat": self.caveat,
-            "seconds": round(self.seconds, 3),
-        }
-
-    def to_certificate(self) -> dict:
-        """The explicit-head certificate of a head that solves every input (``Family.all``;
-        docs/certificate-format-v2.md, "explicit-head"); ValueError says why there is none."""
-        if not callable(self._certificate):
-            raise ValueError(self._certificate or "this evaluation has no certificate")
-        return self._certificate()
-
-
-# ------------------------------------------------------------------ the head as arrays
-
-
-@dataclass(frozen=True)
-class HeadArrays:
-    """A table head's maps as float64 arrays over its tokens (row k = tokens[k])."""
-
-    tokens: list[int]
-    index: dict[int, int]
-    phi_q: np.ndarray
-    phi_k: np.ndarray
-    value: np.ndarray
-    w: np.ndarray
-    b: np.ndarray
-    bits: np.ndarray
-    floatable: bool  # every entry 0 or within FLOAT_RANGE: the float pass's bound applies
-
-    def _sorted(self) -> np.ndarray:
-        """The tokens as a sorted int64 array (m <= 62), built once."""
-        cached = self.__dict__.get("_sorted_cache")
-        if cached is None:
-            cached = np.array(self.tokens, dtype=np.int64)  # self.tokens is sorted
-            object.__setattr__(self, "_sorted_cache", cached)
-        return cached
-
-    def lookup(self, tokens: Sequence[int]) -> np.ndarray:
-        m = self.bits.shape[1]
-        if m <= 62:  # vectorised: the head's tokens as a sorted int64 array
-            sorted_tokens = self._sorted()
-            want = np.asarray(tokens, dtype=np.int64)
-            pos = np.minimum(np.searchsorted(sorted_tokens, want), len(sorted_tokens) - 1)
-            missing = np.flatnonzero(sorted_tokens[pos] != want)
-            if not len(missing):
-                return pos
-            tokens = [int(want[missing[0]])]
-        try:
-            return np.fromiter((self.index[x] for x in tokens), dtype=np.int64, count=len(tokens))
-        except KeyError as exc:
-            x = exc.args[0]
-            raise HeadError(f"the head defines no maps for token {to_str(x, self.bits.shape[1])} (list the tokens a family needs with `kernelbounds evaluate --list-tokens`)") from None
-
-
-def head_arrays(head: TableHead) -> HeadArrays:
-    tokens = sorted(head.phi_q)
-    if set(tokens) != set(head.phi_k) or set(tokens) != set(head.value) or set(tokens) != set(head.readout):
-        raise HeadError("every token must define phi_q, phi_k, value and readout")
-    conv = lambda rows: np.array([[float(v) for v in row] for row in rows], dtype=np.float64)  # noqa: E731
-    phi_q = conv(head.phi_q[x] for x in tokens)
-    phi_k = conv(head.phi_k[x] for x in tokens)
-    value = conv(head.value[x] for x in tokens)
-    w = conv(head.readout[x][0] for x in tokens)
-    b = np.array([float(head.readout[x][1]) for x in tokens], dtype=np.float64)
-    m = head.m
-    if m <= 62:
-        bits = ((np.array(tokens, dtype=np.int64)[:, None] >> np.arange(m)) & 1).astype(np.int32)
-    else:
-        bits = np.array([[(x >> i) & 1 for i in range(m)] for x in tokens], dtype=np.int32)
-    lo, hi = FLOAT_RANGE
-    allv = np.concatenate([a.ravel() for a in (phi_q, phi_k, value, w, b)])
-    mag = np.abs(allv)
-    floatable = bool(np.all(np.isfinite(allv)) and np.all((mag == 0) | ((mag >= lo) & (mag <= hi))))
-    return HeadArrays(tokens, {x: k for k, x in enumerate(tokens)}, phi_q, phi_k, value, w, b, bits, floatable)
-
-
-# ------------------------------------------------------------------ the float pass
-
-
-def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
-    """(err, rho, status, (den, rden)) per input of block x (rows of head indices) at
-    position i.
-
-    status: 0 certainly solved, 1 certainly failed (error >= 1/2 or denominator < 0),
-    2 undecided (re-check exactly).  err is the float error (nan when undefined); den is
-    the float denominator and rden its rounding bound (|den - exact| <= rden)."""
-    n = x.shape[1]
-    att = x[:, : i + 1] if causal else x
-    q = x[:, i]
-    uq, qinv = np.unique(q, return_inverse=True)
-    uc, cinv = np.unique(att, return_inverse=True)
-    cinv = cinv.reshape(att.shape)
-    if len(uq) * len(uc) <= 4 * att.size + 4096:  # per-query tables, then gather
-        kt = h.phi_q[uq] @ h.phi_k[uc].T
-        kat = np.abs(h.phi_q[uq]) @ np.abs(h.phi_k[uc]).T
-        ft = h.w[uq] @ h.value[uc].T + h.b[uq][:, None]
-        fat = np.abs(h.w[uq]) @ np.abs(h.value[uc]).T + np.abs(h.b[uq])[:, None]
-        rows = qinv[:, None]
-        k, ka, f, fa = kt[rows, cinv], kat[rows, cinv], ft[rows, cinv], fat[rows, cinv]
-    else:  # many queries: one dot product per (input, position)
-        pq, pk = h.phi_q[q], h.phi_k[att]
-        k = np.einsum("br,bjr->bj", pq, pk)
-        ka = np.einsum("br,bjr->bj", np.abs(pq), np.abs(pk))
-        wq, va = h.w[q], h.value[att]
-        f = np.einsum("bd,bjd->bj", wq, va) + h.b[q][:, None]
-        fa = np.einsum("bd,bjd->bj", np.abs(wq), np.abs(va)) + np.abs(h.b[q])[:, None]
-    if att is x:
-        ux, xinv = uc, cinv
-    else:
-        ux, xinv = np.unique(x, return_inverse=True)
-        xinv = xinv.reshape(x.shape)
-    if len(uq) * len(ux) <= 4 * x.size + 4096:
-        levels = (h.bits[uq] @ h.bits[ux].T)[qinv[:, None], xinv]
-    else:
-        levels = np.einsum("bm,bjm->bj", h.bits[q], h.bits[x])
-    t = levels.min(axis=1).astype(np.float64)
-    r, dv = h.phi_q.shape[1], h.value.shape[1]
-    nt = att.shape[1]
-    with np.errstate(all="ignore"):
-        rk = 2 * gamma(r + 2) * ka
-        rf = 2 * gamma(dv + 3) * fa
-        den = k.sum(axis=1)
-        rden = rk.sum(axis=1) + 2 * gamma(nt) * np.abs(k).sum(axis=1)
-        kf = k * f
-        num = kf.sum(axis=1)
-        rnum = (np.abs(k) * rf + np.abs(f) * rk + rk * rf).sum(axis=1) + 2 * gamma(nt + 1) * np.abs(kf).sum(axis=1)
-        y = num / den
-        ry = (np.abs(num) * rden + np.abs(den) * rnum) / (np.abs(den) * (np.abs(den) - rden)) + 2 * U * np.abs(y)
-        err = np.abs(y - t)
-        rho = 2 * (ry + 2 * U * (np.abs(y) + t))
-    safe = (den > 2 * rden) & np.isfinite(err) & np.isfinite(rho)
-    status = np.full(len(x), 2, dtype=np.int8)
-    status[safe & (err + rho < 0.5)] = 0
-    status[safe & (err - rho >= 0.5)] = 1
-    status[(den + rden < 0) & np.isfinite(rden)] = 1  # the denominator is certainly negative
-    err = np.where(safe, err, np.nan)
-    return err, np.where(safe, rho, np.inf), status, (den, np.where(np.isfinite(rden), rden, np.inf))
 
 
 # ------------------------------------------------------------------ evaluation
@@ -559,34 +281,6 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
     return _with_verdict(head, h, family, result, start)
 
 
-def certified_bound(family: Family) -> int | None:
-    """The lower bound the family certifies: the certificate's claim, or for every input
-    the best certified bound on r*(m, n) (any head solving every input solves every
-    witness family at (m, n), THEORY §3)."""
-    cert = family.certificate
-    if cert is not None and "claims" in cert:
-        return cert["claims"]["bound"]
-    if family.everything and family.n >= 3:
-        return _known_lower(family.m, family.n)
-    return None
-
-
-def _kernels_covered(family: Family) -> tuple[str, ...]:
-    """The kernel classes the family's certificate bound holds for (its field `kernel`,
-    docs/certificate-format-v2.md "Signed kernels"; absent: nonnegative)."""
-    cert = family.certificate
-    kernel = cert.get("kernel", "nonnegative") if isinstance(cert, dict) and "claims" in cert else "nonnegative"
-    return {"signed": ("nonnegative", "signed"), "signed-any-denominator": ("nonnegative", "signed", "signed-any-denominator")}.get(kernel, ("nonnegative",))
-
-
-@lru_cache(maxsize=64)
-def _known_lower(m: int, n: int) -> int:
-    """The best certified lower bound on r*(m, n), from the hub (kernelbounds.bounds)."""
-    from ..bounds import lower
-
-    return lower(m, n).value
-
-
 def _with_verdict(head: TableHead, h: HeadArrays, family: Family, result: Evaluation, start: float) -> Evaluation:
     """The verdict facts: the certified bound, a contradiction of it (exit 5), the L1
     explanation of a failure, the certificate of a head that solves every input."""
@@ -651,31 +345,6 @@ def _nth_input(family: Family, h: HeadArrays, key, kh, nonzero: bool = False) ->
     raise IndexError(number)
 
 
-def negative_weights(head: TableHead, h: HeadArrays, rows: np.ndarray, block: int = 1024) -> int:
-    """The number of token pairs (x, z) of the family with a(x, z) < 0, decided exactly
-    (float products with the bound rho_K; undecided pairs by Fractions)."""
-    from ..model import dot
-
-    if not len(rows):
-        return 0
-    r = h.phi_q.shape[1]
-    count = 0
-    pk, pka = h.phi_k[rows], np.abs(h.phi_k[rows])
-    for s in range(0, len(rows), block):
-        qs = rows[s : s + block]
-        if h.floatable:
-            k = h.phi_q[qs] @ pk.T
-            rk = 2 * gamma(r + 2) * (np.abs(h.phi_q[qs]) @ pka.T)
-            count += int(np.count_nonzero(k + rk < 0))
-            unsure = np.argwhere((k - rk < 0) & (k + rk >= 0))
-        else:
-            unsure = np.argwhere(np.ones((len(qs), len(rows)), dtype=bool))
-        for a, c in unsure.tolist():
-            x, z = h.tokens[qs[a]], h.tokens[rows[c]]
-            count += dot(head.phi_q[x], head.phi_k[z]) < 0
-    return count
-
-
 def kernel_rank(head: TableHead, tokens: list[int]) -> int:
     """Exact rank of [a(x, z)] over the tokens: rank(A B^T) = rank((A^T A)(B^T B)) over Q
     for A = phi_Q and B = phi_K rows (FLINT on integer-scaled r x r Gram matrices)."""
@@ -692,40 +361,6 @@ def kernel_rank(head: TableHead, tokens: list[int]) -> int:
 
     a, b = scaled(head.phi_q), scaled(head.phi_k)
     return (a.transpose() * a * (b.transpose() * b)).rank()
-
-
-def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int = 200_000) -> list[str]:
-    """Chain links (a, b) of the certificate where D(a) > (n-2)(d-1) D(b) fails
-    (THEORY L1), looking at no more than max_links links."""
-    m, n = lb_doc["m"], lb_doc["n"]
-    words = [from_str(w) for w in lb_doc["code"]["words"]]
-    schedules = {s["gap"]: tuple(s["levels"]) for s in lb_doc["schedules"]}
-    out = []
-    kh = head.kernel_head()
-    looked = 0
-    for i, c_i in enumerate(words):
-        q = comp(c_i, m)
-        k0 = kh.weight(q, 0, q, 0)
-        for j, c_j in enumerate(words):
-            if i == j:
-                continue
-            chain = chain_keys(q, c_i, c_j, schedules[(q & c_j).bit_count()])
-            for a, b in zip(chain, chain[1:]):
-                looked += 1
-                if looked > max_links:
-                    return out
-                d = (q & b).bit_count() - (q & a).bit_count()
-                rho = factor(n, d)
-                d_a, d_b = k0 + (n - 1) * kh.weight(q, 0, a, 1), k0 + (n - 1) * kh.weight(q, 0, b, 1)
-                if not dominates(n, d, d_a, d_b):
-                    out.append(
-                        f"L1 at query {to_str(q, m)}: keys a = {to_str(a, m)} (level {(q & a).bit_count()}), "
-                        f"b = {to_str(b, m)} (level {(q & b).bit_count()}): D(a) = {float(d_a):.6g} is not > "
-                        f"(n-2)(d-1) D(b) = {rho} * {float(d_b):.6g}, so the head fails one of S_A, S_B, S_M"
-                    )
-                    if len(out) >= limit:
-                        return out
-    return out
 
 
 def family_from_document(doc: dict) -> tuple[list[tuple[int, ...]], int | None, dict | None]:

@@ -24,7 +24,7 @@ SEARCH_BLOCK = 256
 def l1_explanation(head, h, result, limit: int = 3) -> list[str]:
     """Up to `limit` L1 violations: first the worst input's pair of keys, then the first
     (by query token) other pairs; each states the three inputs and which of them fail.
-    h: the head's float arrays over all 2^m tokens (heads.evaluate.HeadArrays)."""
+    h: the head's float arrays over all 2^m tokens (heads.floatpass.HeadArrays)."""
     m, n = result.m, result.n
     if n < 3:
         return []

@@ -184,7 +184,7 @@ def search(a: Ansatz, n: int, starts: int = 4, seed: int = 0, rounds: int = 60, 
     LPs until the least margin is positive, then rationalised and decided exactly; stops at
     the first head that passes or when the time is up.  A heuristic: a head found is a
     certified upper bound; a failure proves nothing."""
-    from .generalheads import _Template
+    from .headsearch import _Template
 
     clock = time.perf_counter()
     until = time.process_time() + seconds  # CPU seconds (the machine is shared)

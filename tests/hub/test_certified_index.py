@@ -37,7 +37,7 @@ def _old_claim(doc: dict) -> tuple | None:
     kind, m, n, claims = doc.get("kind"), doc.get("m"), doc.get("n"), doc.get("claims", {})
     if not isinstance(m, int) or not isinstance(n, int):
         return None
-    if kind in ("lower-bound", "orthant", "crossing"):
+    if kind in ("lower-bound", "orthant", "crossing", "rank-refutation"):  # rank-refutation: bound = r + 1 (THEORY U7)
         return ("lower", m, n, claims["bound"], tuple(sorted(OLD_LOWER_HOLDS_FOR[doc["variant"]])), None, None)
     if kind == "rank-one-infeasible":
         return ("lower", m, n, claims["lower_bound"], ("position-independent",), None, None)
@@ -90,8 +90,7 @@ def test_the_index_regenerates_byte_identically():
 
 
 def test_the_kernels_of_each_claim():
-    """Lower bounds hold for nonnegative kernels; L7's orthant bound for signed kernels too;
-    every upper bound's head is a nonnegative kernel and so a signed head as well."""
+    """Lower bounds hold for the kernel classes their argument covers (THEORY L8); every upper bound's head is a nonnegative kernel and so a signed head as well."""
     for entry in certified.index().values():
         c = entry["claim"]
         if c is None or c["side"] == "family-minimum":
@@ -99,7 +98,18 @@ def test_the_kernels_of_each_claim():
         if c["side"] == "upper":
             assert c["kernels"] == ["nonnegative", "signed", "signed-any-denominator"]
         else:
-            assert c["kernels"] == (["nonnegative", "signed"] if entry["kind"] == "orthant" else ["nonnegative"]), entry["name"]
+            assert c["kernels"] == _lower_kernels(entry["kind"], json.loads((CERTS / entry["name"]).read_text())), entry["name"]
+
+
+def _lower_kernels(kind: str, doc: dict) -> list[str]:
+    """The classes a lower bound holds for (THEORY L8): orthant (L7) for positive denominators
+    whatever the file says; crossing (U6) and rank-one Farkas only for K >= 0; a code file
+    or a rank refutation for the classes its `kernel` field names and those it contains."""
+    if kind == "orthant":
+        return ["nonnegative", "signed"]
+    chain = ["nonnegative", "signed", "signed-any-denominator"]
+    kernel = doc.get("kernel", "nonnegative")
+    return chain[: chain.index(kernel) + 1] if kind in ("lower-bound", "rank-refutation") else ["nonnegative"]
 
 
 @pytest.mark.parametrize("m, n", [(4, 3), (7, 4), (12, 5), (20, 8)])

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelbounds.upperbounds import rankone as farkas
-from kernelbounds.upperbounds import generalheads
+from kernelbounds.upperbounds import generalheads, headsearch
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.upperbounds.generalheads import ExplicitHead, target, worst_error
@@ -192,7 +192,7 @@ def test_tables_round_trip():
 
 @pytest.mark.slow
 def test_search_finds_a_rank_two_head_at_m4_n3():
-    res = generalheads.search(4, 3, 2, starts=4)
+    res = headsearch.search(4, 3, 2, starts=4)
     assert res.head is not None and res.head.rank == 2
     assert verdict(generalheads.certificate(res.head)).code == 0
 

@@ -316,7 +316,7 @@ def _worst(head: Head, limits: Limits, routes: list[str]):
 
 def work(doc: Node, limits: Limits) -> int:
     """Units (docs/soundness.md, "Cost model") from the heights of the numbers check()
-    builds, before any work (issue 20): a weight w(d) = sum_j g_j C(d, j) has the height
+    builds, before any work: a weight w(d) = sum_j g_j C(d, j) has the height
     H_w of the g_j's largest numerator plus the lcm of all their denominators, plus m
     bits of binomials; a class sum adds the readout row's height H_f(p); every class
     costs 2n + 4 Fraction operations at twice that height.  The FLINT route is counted
@@ -332,7 +332,7 @@ def work(doc: Node, limits: Limits) -> int:
     ro = v.get("readout") if isinstance(v.get("readout"), dict) else {}
     basis, readout = v.get("basis"), ro.get("type")
     total = (m + 1) ** 2 * frac(h_w)
-    if extremeclasses.applies(basis, readout):  # LF3x (issue 22)
+    if extremeclasses.applies(basis, readout):  # LF3x: the extreme-class check
         total += extremeclasses.work(m, n, h_w)
     if _full_classes(basis, readout, m, n):  # LF3's enumeration
         total += sum(comb(p + n - 1, n - 1) * (2 * n + 4) * frac(2 * (h_w + rows[p]) + 8) for p in range(m + 1))

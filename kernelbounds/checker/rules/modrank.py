@@ -1,4 +1,4 @@
-"""The exact rank over Q of an integer matrix, by ranks modulo proved primes (issue 20).
+"""The exact rank over Q of an integer matrix, by ranks modulo proved primes.
 
 FLINT's exact ``fmpz_mat.rank`` is fast on matrices of full rank but fraction-free on
 rank-deficient ones, whose entries then grow to rank x bits (a 256 x 256 matrix of
