@@ -186,9 +186,10 @@ def _closure_note(source_m: int, m: int, side: str) -> str:
 
 
 def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
-    """Checked lower-bound claims at m' <= m, those at m first."""
+    """Checked lower-bound claims at m' <= m, those at m first; among equals the claim
+    covering the fewest kernel classes (the file stated for this class)."""
     out = []
-    for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, k.filename)):
+    for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, len(k.kernels), k.filename)):
         if k.m <= m:
             out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.cited, k.m,
                             detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))

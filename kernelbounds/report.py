@@ -79,7 +79,7 @@ def markdown(rows: list[Row], signed: list[tuple] | None = None) -> str:
     )
 
     def cells(i: int) -> str:
-        return "" if signed is None else "".join(f" {'—' if v is None else v} |" for v in signed[i])
+        return "" if signed is None else "".join(f" {'n/a' if v is None else v} |" for v in signed[i])
 
     return head + "".join(
         f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} | {ratio(r)} | {r.lower_method} | {r.upper_method}"

@@ -47,7 +47,7 @@ def test_the_docs_tables_are_current():
 
 
 def _docs_rows(columns=("lower", "upper (any features)", "upper (nonnegative features)")) -> dict:
-    """(m, n) -> the named columns of docs/bounds-table.md, as integers (None for "—")."""
+    """(m, n) -> the named columns of docs/bounds-table.md, as integers (None for "n/a")."""
     rows, head = {}, None
     for line in (ROOT / "docs" / "bounds-table.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
@@ -55,7 +55,7 @@ def _docs_rows(columns=("lower", "upper (any features)", "upper (nonnegative fea
             head = cells
         elif len(cells) > 5 and cells[0].isdigit():
             values = [cells[head.index(c)].split()[0] for c in columns]
-            rows[(int(cells[0]), int(cells[1]))] = tuple(None if v == "—" else int(v) for v in values)
+            rows[(int(cells[0]), int(cells[1]))] = tuple(None if v == "n/a" else int(v) for v in values)
     return rows
 
 
