@@ -191,7 +191,8 @@ def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonneg
     out = []
     for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, len(k.kernels), k.filename)):
         if k.m <= m:
-            out.append(Side(k.value, KIND_METHOD.get(k.kind, k.kind), KIND_THEORY.get(k.kind, "?"), k.cited, k.m,
+            signed_code = kernel != "nonnegative" and k.kind == "lower-bound"  # L3 on the D-ratios (THEORY L8)
+            out.append(Side(k.value, "codes (D-ratios)" if signed_code else KIND_METHOD.get(k.kind, k.kind), "L8" if signed_code else KIND_THEORY.get(k.kind, "?"), k.cited, k.m,
                             detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))
     return out
 
@@ -277,7 +278,7 @@ def lower(m: int, n: int, variant: str = "position-independent", certificates: s
     best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
     if best._known is not None:
         certified.verify(best._known)
-        if best.method == "codes":  # a checked code file: describe its code
+        if best.method.startswith("codes"):  # a checked code file: describe its code
             best = replace(best, code=_code_summary(best._known))
     return best
 
