@@ -34,24 +34,25 @@ MAX_LINE_CHARS = 100_000
 TOKEN = re.compile(r"d|-?(?:0|[1-9][0-9]*)")  # the only words of a proof line (ASCII; docs/certificate-format-v2.md)
 
 
-def split_step(step: Node, text: str) -> list[str]:
-    """The words of one proof line: separated by ASCII spaces, each the letter d or an ASCII
-    decimal integer without sign '+', leading zeros or '_' (so every line has one reading)."""
+def split_step(step: Node) -> tuple[str, list[str]]:
+    """One proof line and its words: at most MAX_LINE_CHARS characters, words separated by
+    ASCII spaces, each the letter d or an ASCII decimal integer without sign '+', leading
+    zeros or '_' (so every line has one reading)."""
+    text = step.str()
+    if len(text) > MAX_LINE_CHARS:
+        raise step.fail(f"a proof line of {len(text)} characters, over {MAX_LINE_CHARS}")
     words = [w for w in text.split(" ") if w]
     for w in words:
         if not TOKEN.fullmatch(w):
             raise step.fail(f"a proof line's words are ASCII decimal integers or 'd' separated by spaces, got {w[:20]!r}")
-    return words
+    return text, words
 
 
 def parse_steps(node: Node, variables: int, max_steps: int) -> list[tuple[bool, tuple[int, ...]]]:
     """The steps as (is_deletion, literals); every literal names a variable 1..variables."""
     out = []
     for step in node.list(max_steps):
-        text = step.str()
-        if len(text) > MAX_LINE_CHARS:
-            raise step.fail(f"a proof line of {len(text)} characters, over {MAX_LINE_CHARS}")
-        words = split_step(step, text)
+        text, words = split_step(step)
         delete = bool(words) and words[0] == "d"
         if delete:
             words = words[1:]
@@ -234,10 +235,7 @@ def parse_lrat(node: Node, variables: int, max_steps: int) -> list[tuple[int, bo
     ``id d c1 .. cj 0`` (delete clause ids) as (id, is_deletion, literals, ids)."""
     out = []
     for step in node.list(max_steps):
-        text = step.str()
-        if len(text) > MAX_LINE_CHARS:
-            raise step.fail(f"a proof line of {len(text)} characters, over {MAX_LINE_CHARS}")
-        words = split_step(step, text)
+        text, words = split_step(step)
         try:
             ident = int(words[0])
             delete = len(words) > 1 and words[1] == "d"
