@@ -79,8 +79,7 @@ def test_orthant_and_crossing_by_class():
 
 
 def test_signed_lower_at_m5_m6_from_the_rank_refutations():
-    if not _indexed("rank-refutation", "signed"):
-        pytest.skip("the shipped index lists no rank refutation for signed kernels yet")
+    assert _indexed("rank-refutation", "signed")  # the committed r = 2 (m = 5) and r = 3 (m = 6) files
     assert bounds(6, 3, kernel="signed").lower.value == 4
     assert bounds(5, 3, kernel="signed").lower.value == 3
 
