@@ -130,11 +130,12 @@ def orbits(words: np.ndarray, perms: Sequence[Perm]) -> Orbits:
         _, raw = connected_components(graph, directed=True, connection="weak")
     else:
         raw = np.arange(n)
-    first = {}
-    for i, lab in enumerate(raw.tolist()):  # words are sorted: the first index is the least word
-        first.setdefault(lab, len(first))
-    labels = np.array([first[x] for x in raw.tolist()], dtype=np.int64)
-    sizes = np.bincount(labels, minlength=len(first))
+    # number the components by their first index (words are sorted: the least word first)
+    _, first_index = np.unique(raw, return_index=True)  # raw labels are 0..k-1
+    number = np.empty(len(first_index), dtype=np.int64)
+    number[np.argsort(first_index)] = np.arange(len(first_index))
+    labels = number[raw]
+    sizes = np.bincount(labels, minlength=len(first_index))
     reps = words[np.unique(labels, return_index=True)[1]]  # the first (least) word of each orbit
     return Orbits(labels, tuple(int(x) for x in reps), tuple(int(x) for x in sizes))
 
