@@ -153,8 +153,27 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
     b = _bound_of(bounds(m, n, variant))
     details = assemble.summary(lb)
 
-    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS},
-                   _lower_doc=lambda: assemble.certificate(lb, listed=True))
+    def listed_doc() -> dict:
+        too_large = listed_witness_too_large(m, n, details["witness_inputs"])
+        if too_large:
+            raise ValueError(too_large)
+        return assemble.certificate(lb, listed=True)
+
+    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
+
+
+def listed_witness_too_large(m: int, n: int, inputs: int) -> str | None:
+    """Why a certificate listing `inputs` inputs of length n over {0,1}^m is refused before it
+    is built (one line), or None: the checker reads at most max_list listed items and
+    max_file_bytes bytes (each token takes at least m + 3 bytes of JSON)."""
+    from .checker import Limits
+
+    limits = Limits()
+    size = inputs * n * (m + 3)
+    if inputs > limits.max_list or size > limits.max_file_bytes:
+        return (f"the witness family has {inputs} inputs of length {n} (about {size} bytes listed), over the checker's limits "
+                f"of {limits.max_list} listed items and {limits.max_file_bytes} bytes: `kernelbounds bound -o` writes the compact form")
+    return None
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ def register(sub) -> None:
         "witness",
         help="the smallest explicit witness family certifying r >= T",
         description="Find the smallest witness family (shortest code prefix) certifying r >= T and write a lower-bound certificate that lists every input.",
-        epilog="exit codes: 0 success, 1 no candidate code reaches T, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds witness --m 24 --n 3 --target-rank 8 -o w.json",
+        epilog="exit codes: 0 success, 1 no candidate code reaches T, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexit 3 when the listed family is over the checker's limits (10^6 listed items, 64 MiB), before it is built.\nexample: kernelbounds witness --m 24 --n 3 --target-rank 8 -o w.json",
     )
     p.add_argument("--m", type=positive("--m", 2, 256), required=True, help="token bits, 2..256")
     p.add_argument("--n", type=positive("--n", 3, 64), required=True, help="input length, 3..64")
@@ -108,6 +108,10 @@ def run_witness(args) -> int:
     if w is None:
         print(f"kernelbounds: no candidate code certifies r >= {args.target_rank} at m = {args.m}, n = {args.n}", file=sys.stderr)
         return 1
+    too_large = api.listed_witness_too_large(args.m, args.n, w.witness_inputs)
+    if too_large:  # refuse before building it (the checker would refuse the file too)
+        print(f"kernelbounds: {too_large}", file=sys.stderr)
+        return 3
     write_doc(w.to_certificate(), args.output)
     if getattr(args, "json", False):
         if args.output != "-":

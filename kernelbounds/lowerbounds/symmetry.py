@@ -27,12 +27,12 @@ def apply(images: Perm, words: np.ndarray) -> np.ndarray:
     words = np.asarray(words, dtype=np.uint64)
     out = np.zeros_like(words)
     for start in range(0, len(images), 8):
-        table = np.zeros(256, dtype=np.uint64)
+        table = [0] * 256  # Python ints: the image of each byte value
         for x in range(1, 256):
             low = x & -x
             bit = start + low.bit_length() - 1
-            table[x] = table[x ^ low] | (np.uint64(1 << images[bit]) if bit < len(images) else np.uint64(0))
-        out |= table[(words >> np.uint64(start)) & np.uint64(255)]
+            table[x] = table[x ^ low] | (1 << images[bit] if bit < len(images) else 0)
+        out |= np.array(table, dtype=np.uint64)[(words >> np.uint64(start)) & np.uint64(255)]
     return out
 
 

@@ -157,6 +157,21 @@ def test_bound_json_keys_and_witness(tmp_path):
     assert len(json.loads((tmp_path / "w.json").read_text())["witness"]["inputs"]) <= 190
 
 
+def test_a_witness_family_over_the_checker_limits_is_refused_before_it_is_built(tmp_path, capsys):
+    """502,500 inputs of length 64 would list about 0.9 GB: exit 3, one line, no file; the
+    API's certificate refuses the same way; under the limits the file is written."""
+    import kernelbounds as kb
+
+    out = tmp_path / "w.json"
+    assert main(["witness", "--m", "24", "--n", "64", "--target-rank", "500", "-o", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "502500 inputs" in err and not out.exists()
+    w = kb.witness(24, 64, 500)
+    with pytest.raises(ValueError, match="over the checker's limits"):
+        w.to_certificate()
+    assert kb.api.listed_witness_too_large(24, 3, 190) is None
+
+
 def test_table_rows_do_not_depend_on_the_number_of_jobs():
     from kernelbounds import report
 
