@@ -468,7 +468,7 @@ def _family(source) -> Family:
 def evaluate(head, family, exact: bool | None = None) -> Evaluation:
     """Evaluate a head on a family (as `kernelbounds evaluate`): head a Head, path or dict;
     family a certificate path/dict, {"inputs": [...]} dict, Family (``Family.all(m, n)``:
-    every input and position, through the extremal route), or Bound.  The result's
+    every input and position, through the extreme-class route), or Bound.  The result's
     ``to_json()`` is the command's ``--json`` object; ``to_certificate()`` the
     explicit-head certificate of a head that solves every input."""
     from .heads.evaluate import evaluate_family

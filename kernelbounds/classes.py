@@ -31,7 +31,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb, lcm
 
-FULL_ROUTE_CLASSES = 20_000_000  # above this many classes the generator takes the extreme route
+FULL_ROUTE_CLASSES = 20_000_000  # above this many classes the generator takes the extreme-class route
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def class_count(m: int, n: int) -> int:
 
 
 def extreme_class_count(m: int, n: int) -> int:
-    """Classes of the extreme route: (p) for n = 1, else (p, t, u, ..., u) with t <= u <= p
+    """Classes of the extreme-class route: (p) for n = 1, else (p, t, u, ..., u) with t <= u <= p
     (for n = 2 just (p, t))."""
     if n == 1:
         return m + 1

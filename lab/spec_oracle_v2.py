@@ -20,7 +20,7 @@ where the spec names the checker's method:
   the Motzkin combinations of LF7 re-derived row by row from their definition, and the
   coverage of the cheaper supports by brute force over all subsets.
 - explicit-head (U5): the exact worst error over every input, literally when there are few
-  inputs, else by Dinkelbach's method over the extremal inputs (q, f, z, ..., z): for a
+  inputs, else by Dinkelbach's method over the extreme-class inputs (q, f, z, ..., z): for a
   fixed ratio lam the objective sum(num - lam den) is additive over the n tokens, so its
   maximum puts the n-2 free tokens on one best token; iterating lam to a fixed point gives
   the exact maximum of the ratio (not the checker's three-sums test of a claimed bound).
@@ -177,7 +177,7 @@ def ratio_max(self_term, forced, free, n: int) -> Fraction:
         lam = Fraction(num, den)
 
 
-def extremal_worst(weights, readout, m: int, n: int) -> Fraction:
+def extreme_class_input_worst(weights, readout, m: int, n: int) -> Fraction:
     """The same maximum as literal_worst, by ratio_max for each query, least level t and
     side (y - t, t - y); denominators: the least one is w(q) + (n-1) min_z w(z)."""
     worst = Fraction(0)
@@ -439,7 +439,7 @@ def explicit_head(doc) -> bool | None:
     claims = keys(doc["claims"], {"worst_error", "worst_input", "feature_rank", "value_dim", "nonnegative_features"})
     weights = kernel_table(phi, psi)
     ok(all(x >= 0 for row in weights for x in row))  # E1: a nonnegative kernel
-    worst = extremal_worst(weights, readout, m, n)
+    worst = extreme_class_input_worst(weights, readout, m, n)
     if size * comb(size + n - 2, n - 1) <= MAX_LITERAL_INPUTS:
         assert literal_worst(weights, readout, m, n) == worst, "the oracle's two routes disagree"
     e = rational(claims["worst_error"])

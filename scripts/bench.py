@@ -323,7 +323,7 @@ def job_worst_error_m8():
 
     def run():
         found = generalheads.worst_error(head)
-        return f"worst error {found[0] if found else None} (generator: Dinkelbach over the extremal inputs)"
+        return f"worst error {found[0] if found else None} (generator: Dinkelbach over the extreme-class inputs)"
 
     return run
 
@@ -391,7 +391,7 @@ def _peak_mb() -> float:
 
 
 def _every_input(m: int, ns=(3,)):
-    """Every input of length n over {0,1}^m through the extremal route (Family.all)."""
+    """Every input of length n over {0,1}^m through the extreme-class route (Family.all)."""
     from kernelbounds.heads.evaluate import evaluate_family
     from kernelbounds.heads.inputs import Family
 
@@ -472,8 +472,8 @@ def job_work_bombs():
 ROWS = [
     ("check_tiny", "check transcript-q3-s4.json (anchor for the work bombs)", "-", None, False),
     ("every_input_listing_m7", "evaluate all inputs m = 7, n = 3, rank 64: listed and streamed (anchor)", "-", None, False),
-    ("every_input_m7", "evaluate --all m = 7, n = 3, rank 64: extremal route", "-", "every_input_listing_m7", False),
-    ("every_input_m8", "evaluate --all m = 8, n = 3, rank 64: extremal route (16.7 M inputs)", "< 10 s, 500 MB", "every_input_listing_m7", False),
+    ("every_input_m7", "evaluate --all m = 7, n = 3, rank 64: extreme-class route", "-", "every_input_listing_m7", False),
+    ("every_input_m8", "evaluate --all m = 8, n = 3, rank 64: extreme-class route (16.7 M inputs)", "< 10 s, 500 MB", "every_input_listing_m7", False),
     ("every_input_m8_n3_8", "evaluate --all m = 8, n = 3..8, rank 64 (six evaluations)", "-", "every_input_m8", False),
     ("every_input_m12", "evaluate --all m = 12, n = 3, rank 64 (2^36 inputs)", "minutes", "every_input_m8", True),
     ("work_bombs", "check: refuse every work bomb of lab/hostile.py, total", "< 1 s each", "check_tiny", False),
@@ -533,17 +533,17 @@ def _stored(m: int, n: int):
 
 def job_exact_check_m32_n3():
     """The exact class check alone (extreme classes) on the m = 32 answer: the anchor of the search."""
-    from kernelbounds.upperbounds import extreme
+    from kernelbounds.upperbounds import extremeclasses
 
     g = _stored(32, 3).g
-    return lambda: f"worst error {float(extreme.verdict(g, 32, 3).worst):.6f} (extreme.verdict, 561 classes)"
+    return lambda: f"worst error {float(extremeclasses.verdict(g, 32, 3).worst):.6f} (extremeclasses.verdict, 561 classes)"
 
 
 def job_exact_check_m64_n3():
-    from kernelbounds.upperbounds import extreme
+    from kernelbounds.upperbounds import extremeclasses
 
     g = _stored(64, 3).g
-    return lambda: f"worst error {float(extreme.verdict(g, 64, 3).worst):.6f} (extreme.verdict, 2145 classes)"
+    return lambda: f"worst error {float(extremeclasses.verdict(g, 64, 3).worst):.6f} (extremeclasses.verdict, 2145 classes)"
 
 
 def _search(m: int, n: int, nonnegative: bool = False):

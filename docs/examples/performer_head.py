@@ -34,7 +34,7 @@ result = kb.evaluate(small, family)
 print("m = 24 witness family:", result)
 assert small.rank == 6 and not result.solves and not result.contradiction  # rank 6 < 8 fails, as proved
 
-# 2. every input of length 3 over {0,1}^8, every position (16,777,216 inputs, extremal route)
+# 2. every input of length 3 over {0,1}^8, every position (16,777,216 inputs, extreme-class route)
 everything = kb.evaluate(performer_head(8), kb.Family.all(8, 3))
 print("every input at m = 8:", everything)
 print("worst input:", everything.worst_input)

@@ -15,7 +15,7 @@ from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
 certificate's witness family (streamed: the m = 24, n = 3 family has 13,279,280 inputs),
 an {"inputs": [...], "scored": "first"|"last"|"all"} file, or --all: every input of
-length --n over {0,1}^--m at every position, decided through the extremal inputs
+length --n over {0,1}^--m at every position, decided through the extreme-class inputs
 (q, a, b, ..., b) without listing the 2^(m n) inputs (docs/api.md, "Every input").  Large
 families take a float pass with a rigorous error bound and exact re-checks of every
 undecided position or class, so exact arithmetic decides.  A head that solves every input
@@ -33,7 +33,7 @@ def register(sub) -> None:
     p = sub.add_parser("evaluate", help="evaluate a head exactly on a witness family or on every input", description=HELP, epilog=EPILOG)
     p.add_argument("--head", help="head file, '-' for standard input (required unless --list-tokens)")
     p.add_argument("--family", help="a lower-bound certificate or {\"inputs\": [...]} file ('-' for standard input)")
-    p.add_argument("--all", action="store_true", help="every input of length --n over {0,1}^--m, every position (the extremal route)")
+    p.add_argument("--all", action="store_true", help="every input of length --n over {0,1}^--m, every position (the extreme-class route)")
     p.add_argument("--m", type=positive("--m", 1, 16), help="with --all: token bits, 1..16 (the route costs about 4^m (m + 1) steps)")
     p.add_argument("--n", type=positive("--n", 1, 64), help="with --all: input length, 1..64")
     p.add_argument("--list-tokens", action="store_true", help="print the tokens the family needs (one per line, bit i = character i) and stop")
@@ -136,13 +136,13 @@ def _print(result, what, written) -> None:
         print(f"  worst input: {result.worst_input}")
     if result.method == "float+exact":
         print(f"  route: float pass with error bound, {result.rechecked} positions re-checked exactly; every error <= {result.worst_error_bound:.6g}; {result.seconds:.1f} s")
-    elif result.method.startswith("extremal"):
-        print(f"  route: extremal inputs (q, a, b, ..., b) per (query, least level) class, {result.rechecked} classes decided with exact integers; {result.seconds:.1f} s")
+    elif result.method.startswith("extreme-classes"):
+        print(f"  route: extreme-class inputs (q, a, b, ..., b) per (query, least level) class, {result.rechecked} classes decided with exact integers; {result.seconds:.1f} s")
     print(f"  exact kernel rank on the {result.tokens} tokens involved: {result.kernel_rank}; negative kernel values: {result.negative_weights}")
     if result.least_denominator is not None:
         print(f"  least denominator: {float(result.least_denominator):.6g} ({'> 0' if result.denominator_sign == 1 else ('= 0' if result.denominator_sign == 0 else '< 0')})")
     if result.reduction is not None:
-        print(f"  extremal reduction: {result.reduction}")
+        print(f"  extreme-class reduction: {result.reduction}")
     if result.first_failure is not None:
         print(f"  first failing input: {result.first_failure}")
     if result.certified_bound is not None:

@@ -17,7 +17,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "rank-one",
         help="decide rank one exactly: an explicit rank-1 head, or Farkas multipliers proving r* >= 2",
-        description="Solve the rank-one LP of THEORY U5 over the extremal inputs: a positive margin gives a rational rank-one head (an explicit-head certificate, checked on every input); none gives exact Farkas multipliers (a rank-one-infeasible certificate) that prove r*(m, n) >= 2.",
+        description="Solve the rank-one LP of THEORY U5 over the extreme-class inputs (q, a, b, ..., b): a positive margin gives a rational rank-one head (an explicit-head certificate, checked on every input); none gives exact Farkas multipliers (a rank-one-infeasible certificate) that prove r*(m, n) >= 2.",
         epilog=f"{EXITS}\nexample: kernelbounds rank-one --m 4 --n 3 -o f.json",
     )
     p.add_argument("--m", type=positive("--m", 1, 6), required=True, help="token bits, 1..6")

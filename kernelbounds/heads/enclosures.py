@@ -1,4 +1,4 @@
-"""The float side of the extremal route (THEORY §1; docs/api.md, "Every input"): float64
+"""The float side of the extreme-class route (THEORY §1; docs/api.md, "Every input"): float64
 tables of a block of queries with rigorous enclosure radii (Higham's gamma_k), the least
 per-token sum of each class enclosed from both sides, and float Dinkelbach proposals.
 A class is settled here only when its enclosure lies wholly on one side; floats never
@@ -114,7 +114,7 @@ def certify(bl: Block, e: Fraction, side: int, k: int, strict: bool) -> np.ndarr
 
 def propose(bl: Block, k: int, den_ok: np.ndarray, rounds: int = 30):
     """Float Dinkelbach per class and side: (E, a, b) of shape (2, B, m+1), E the float
-    error s (y - t) at the proposed extremal input (a, b^(n-2)); nan where undecided.
+    error s (y - t) at the proposed extreme-class input (q, a, b^(n-2)); nan where undecided.
     Starts from the keys of largest s F at each level set; a class stops when its ratio
     no longer grows (so float ties cannot make it cycle)."""
     nb, levels, T = bl.A.shape

@@ -22,7 +22,7 @@ from ..bits import comp, from_str
 
 SCORED = ("first", "last", "all")
 MAX_INPUTS = 10**9  # families larger than this are refused before any expansion
-ALL_MAX_M, ALL_MAX_N = 16, 64  # Family.all: the extremal route costs 4^m (m + 1), any n
+ALL_MAX_M, ALL_MAX_N = 16, 64  # Family.all: the extreme-class route costs 4^m (m + 1), any n
 
 
 class FamilyError(ValueError):
@@ -54,8 +54,8 @@ class Family:
     @classmethod
     def all(cls, m: int, n: int) -> Family:
         """Every input of length n over {0,1}^m, every position scored: 2^(m n) inputs,
-        counted and never listed; a head is evaluated on them through the extremal route
-        (kernelbounds.heads.extremal; docs/api.md, "Every input")."""
+        counted and never listed; a head is evaluated on them through the extreme-class route
+        (kernelbounds.heads.extremeclasses; docs/api.md, "Every input")."""
         for name, value, hi in (("m", m, ALL_MAX_M), ("n", n, ALL_MAX_N)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
                 raise FamilyError(f"Family.all: {name} must be an integer 1..{hi}, got {value!r}")
@@ -103,7 +103,7 @@ class Family:
 
 def _all_blocks(m: int, n: int, index, size: int = 65536):
     """Every input of ({0,1}^m)^n in lexicographic order (x_1 most significant), in blocks
-    (listing them is for small m n; evaluation takes the extremal route instead)."""
+    (listing them is for small m n; evaluation takes the extreme-class route instead)."""
     T = 1 << m
     idx = np.asarray(index(list(range(T))), dtype=np.int64)
     total = T**n

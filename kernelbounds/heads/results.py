@@ -61,13 +61,13 @@ class Evaluation:
     """The result of evaluating a head on a family; ``to_json()`` is exactly the object that
     ``kernelbounds evaluate --json`` prints (docs/api.md, "One result shape").
 
-    ``worst_error`` is exact: on the extremal route (every input, ``Family.all``) and the
+    ``worst_error`` is exact: on the extreme-class route (every input, ``Family.all``) and the
     exact route it is the maximum over every scored position; on the float route it is the
     largest exact error among the positions checked exactly (always including the
     float-worst one) and ``worst_error_bound`` bounds every position's error.
     ``worst_input`` attains ``worst_error``; ``first_failure`` is the first failing position
-    (family order; on the extremal route the failing input of the least failing class).
-    ``failures`` counts failing scored positions, or on the extremal route failing classes
+    (family order; on the extreme-class route the failing input of the least failing class).
+    ``failures`` counts failing scored positions, or on the extreme-class route failing classes
     (query token, least level): ``failure_unit`` says which.
     """
 
@@ -94,7 +94,7 @@ class Evaluation:
     least_denominator: Fraction | None = None  # exact least sum of weights over the evaluated positions
     least_denominator_exact: bool = True  # False: more than LEAST_CANDIDATES float ties in a block (docs/api.md)
     denominators: str = "positive"  # the convention: output defined when > 0 (THEORY §1), or != 0 ("nonzero", L8 (b))
-    reduction: str | None = None  # all-inputs route: whether its extremal reduction holds for the head
+    reduction: str | None = None  # all-inputs route: whether its extreme-class reduction holds for the head
     caveat: str = ""  # where the head differs from the library's forward pass (kernelbounds.adapters)
     _certificate: object = field(default=None, repr=False, compare=False)
 

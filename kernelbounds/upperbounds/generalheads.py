@@ -6,12 +6,12 @@ needs is the affine rank of the columns F(., z), see :func:`value_dim`).  At que
 output on an input (q and a multiset M of n-1 other tokens) is
 y = sum_{z in q+M} w_q(z) F(q, z) / sum w_q(z) with w_q(z) = <phi_Q(q), psi_K(z)>.
 
-**Extremal inputs.** For fixed q and least level t = min_{z in M} <q, z>, both sides of
+**Extreme-class inputs.** For fixed q and least level t = min_{z in M} <q, z>, both sides of
 "|y - t| <= e" are sums over q+M of a per-token term, so the worst multiset with least
 level t is (q, a, b, ..., b) with <q,a> = t, <q,b> >= t: the least (or largest) term at
 level t once and the least term at levels >= t n-2 times.  So every claim over all
 2^m C(2^m+n-2, n-1) inputs is decided exactly in O(4^m m) steps, and the LPs of the search
-(:mod:`.headsearch`) need only the family of inputs (q, a, b^(n-2)) (:func:`extremal_inputs`).
+(:mod:`.headsearch`) need only the family of inputs (q, a, b^(n-2)) (:func:`extreme_class_inputs`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def target(q: int, others: tuple[int, ...]) -> int:
     return min([q.bit_count()] + [level(q, z) for z in others])
 
 
-def extremal_inputs(m: int, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+def extreme_class_inputs(m: int, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
     """Every input (q, a, b^(n-2)) once (as a multiset): the family on which all the
     per-token separable worst cases live (module docstring)."""
     tokens = range(1 << m)
@@ -115,7 +115,7 @@ def _dinkelbach(c: int, d: int, first: list[tuple[int, int]], rest: list[tuple[i
 def worst_error(head: ExplicitHead) -> tuple[Fraction, tuple[int, tuple[int, ...]]] | None:
     """The exact max |y - t| over every input and position, and an input attaining it;
     None if some kernel value is negative or some denominator is not > 0.  Per query and
-    least level t the worst input is extremal (module docstring), found by Dinkelbach."""
+    least level t the worst input is an extreme-class input (module docstring), found by Dinkelbach."""
     m, n = head.m, head.n
     tokens = range(1 << m)
     worst: Fraction = Fraction(-1)

@@ -3,7 +3,7 @@ one LP per query, for fixed query features phi one LP in (psi, u); alternating t
 never lowers the least margin.  Floats only propose: :func:`rationalise` turns the LP
 answer into an :class:`~kernelbounds.upperbounds.generalheads.ExplicitHead`, whose claim
 :func:`~kernelbounds.upperbounds.generalheads.worst_error` decides exactly.  The LPs use
-only the extremal inputs (q, a, b^(n-2)) of :mod:`.generalheads`.
+only the extreme-class inputs (q, a, b^(n-2)) of :mod:`.generalheads`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ W_MAX = None  # or a number: then w_min <= w_q(z) <= W_MAX instead of the mean (
 
 class _Template:
     """The margin rows of one query q over the columns (w(z), u(z), s_low(t), s_high(t), mu),
-    from the extremal inputs: for each least level t and key a at level t,
+    from the extreme-class inputs: for each least level t and key a at level t,
     L_t(q) + L_t(a) + (n-2) s_t >= mu with s_t <= L_t(b) for every b at level >= t, where
     L_t(z) = 2u(z) - (2t-1)w(z) (lower side) or (2t+1)w(z) - 2u(z) (upper side)."""
 

@@ -19,7 +19,7 @@ solution the combination would be > 0 (a positive sum of positive numbers) and <
 (psi >= 0): no rank-one head solves length n on m bits, so r*(m, n) >= 2, and r*(m', n)
 >= 2 for every m' >= m (restrict a head on m' bits to tokens with the top bits 0).
 
-Both LPs use only the extremal inputs (q, a, b^(n-2)) (kernelbounds.upperbounds.generalheads): the
+Both LPs use only the extreme-class inputs (q, a, b^(n-2)) (kernelbounds.upperbounds.generalheads): the
 primal is equivalent on them, and a Farkas certificate may use any inputs.  HiGHS
 proposes a vertex (sparse: at most one more nonzero than equations); FLINT's exact
 null space on its support decides.
@@ -32,12 +32,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from .generalheads import ExplicitHead, extremal_inputs, target, token_string, worst_error
+from .generalheads import ExplicitHead, extreme_class_inputs, target, token_string, worst_error
 
 
 def _rows(m: int, n: int):
-    """(input, side, {psi index: coef}, {(q, z): coef}) for every extremal input, both sides."""
-    for q, others in extremal_inputs(m, n):
+    """(input, side, {psi index: coef}, {(q, z): coef}) for every extreme-class input, both sides."""
+    for q, others in extreme_class_inputs(m, n):
         t = target(q, others)
         counts: dict[int, int] = {}
         for z in (q, *others):

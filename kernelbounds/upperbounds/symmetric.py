@@ -20,7 +20,7 @@ Floats only propose.  The head is rationalised (g, h, phi over one fixed prime d
 F per query row over another, so the tables' heights stay small), expanded to full tables
 (:func:`expand`: phi, psi, F for every token) and decided exactly: the exact worst error over
 every input is computed on the orbit representatives (the rest follow by transport) by the
-level-min reduction of THEORY U5 (generalheads, "Extremal inputs").  The certificate is an
+level-min reduction of THEORY U5 (generalheads, "Extreme-class inputs").  The certificate is an
 ordinary explicit-head certificate; it never mentions the ansatz.
 """
 

@@ -2,7 +2,7 @@
 its expansion and the exact decision are in symmetric.py).
 
 For fixed key features psi = (g, h), each orbit representative q gets one LP in
-(phi(q), u_q = w_q F(q, .)) over the extremal inputs (q, a, b^(n-2)) of generalheads
+(phi(q), u_q = w_q F(q, .)) over the extreme-class inputs (q, a, b^(n-2)) of generalheads
 (w_q(z) >= 1, mean weight MEAN, maximise the least margin); for fixed phi, one joint LP in
 (g, h, every u_q).  Alternating the two never lowers the least margin.  Floats only
 propose: :func:`rationalise` rounds to rationals over fixed prime denominators and

@@ -56,15 +56,15 @@ def test_all_classes_route_equals_the_literal_evaluation(m, n, depends_on_p, dat
 
 @given(st.integers(0, 6), st.integers(1, 6), st.booleans(), st.data())
 def test_extreme_classes_give_the_same_worst_error(m, n, depends_on_p, data):
-    """The extreme route (classes (p, t, u, ..., u)) finds the worst error of all classes,
+    """The extreme-class route (classes (p, t, u, ..., u)) finds the worst error of all classes,
     and a bad denominator exactly when some class has one."""
     profile = _profile(data, m, depends_on_p)
-    full, extreme = worst_error_all_classes(profile, m, n), worst_error_extreme_classes(profile, m, n)
-    assert extreme.worst_error == full.worst_error
-    assert extreme.classes <= min(full.classes, extreme_class_count(m, n))
-    p, *levels = extreme.witness
+    full, extreme_classes = worst_error_all_classes(profile, m, n), worst_error_extreme_classes(profile, m, n)
+    assert extreme_classes.worst_error == full.worst_error
+    assert extreme_classes.classes <= min(full.classes, extreme_class_count(m, n))
+    p, *levels = extreme_classes.witness
     assert p <= m and len(levels) == n - 1 and all(0 <= l <= p for l in levels)
-    assert class_error(profile, extreme.witness) == full.worst_error  # the witness attains it (or is a bad class)
+    assert class_error(profile, extreme_classes.witness) == full.worst_error  # the witness attains it (or is a bad class)
     event("some denominator <= 0" if full.worst_error is None else "all denominators > 0")
 
 
@@ -89,9 +89,9 @@ def test_checker_routes_equal_the_literal_evaluation(m, n, data):
     weight, score = (lambda l: h[l]), (lambda p, l: alpha * l + beta * p + gamma)
     literal = literal_worst(LevelProfile(lambda p, l: weight(l), score), m, n)
     assert worst_by_classes(weight, score, m, n) == (literal.worst_error, literal.witness)
-    extreme, witness = worst_by_extreme_classes(weight, score, m, n)
-    assert extreme == literal.worst_error
-    assert class_error(LevelProfile(lambda p, l: weight(l), score), witness) == extreme
+    extreme_worst, witness = worst_by_extreme_classes(weight, score, m, n)
+    assert extreme_worst == literal.worst_error
+    assert class_error(LevelProfile(lambda p, l: weight(l), score), witness) == extreme_worst
 
 
 def test_class_count_identities_with_sympy():

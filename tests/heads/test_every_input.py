@@ -1,4 +1,4 @@
-"""Every input exactly: Family.all(m, n) through the extremal route agrees with
+"""Every input exactly: Family.all(m, n) through the extreme-class route agrees with
 the literal listing of all 2^(m n) inputs, with the generator's worst-error routine, and
 with the checker (the certificate of a head that solves)."""
 
@@ -45,8 +45,8 @@ def perturbed(head: TableHead, scale: Fraction) -> TableHead:
 
 @settings(max_examples=20, deadline=None)
 @given(st.integers(1, 3), st.data())
-def test_extremal_route_is_the_literal_listing(m, data):
-    # THEORY §1: every position of every input is a (query, multiset) pair; the extremal
+def test_extreme_class_route_is_the_literal_listing(m, data):
+    # THEORY §1: every position of every input is a (query, multiset) pair; the extreme-class
     # inputs (q, a, b^(n-2)) decide them all.  Both routes of Family.all against listing.
     n = data.draw(st.integers(1, 4 if m <= 2 else 3))  # at most 512 listed inputs
     head = data.draw(testing.nonnegative_heads(m, data.draw(st.integers(1, 3)), dv=2))

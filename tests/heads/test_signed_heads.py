@@ -1,5 +1,5 @@
 """Heads whose kernel may be negative (THEORY §3 L8): evaluate accepts them, reports the
-exact least denominator and its sign, and the all-inputs route says whether its extremal
+exact least denominator and its sign, and the all-inputs route says whether its extreme-class
 reduction holds (it needs positive denominators, not a nonnegative kernel)."""
 
 from fractions import Fraction

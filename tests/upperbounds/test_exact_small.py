@@ -1,5 +1,5 @@
 """Exact r* at the smallest m (THEORY U5): explicit heads, rank-one Farkas certificates,
-the extremal-input reduction, and the two v2 checker rules."""
+the extreme-class-input reduction, and the two v2 checker rules."""
 
 import copy
 import time
@@ -44,8 +44,8 @@ def heads(draw, m=2):
 
 @settings(max_examples=20)
 @given(heads())
-def test_the_worst_input_is_extremal_and_dinkelbach_finds_it_exactly(head):
-    """For every head, the max over all inputs equals the max over the extremal inputs
+def test_the_worst_input_is_an_extreme_class_input_and_dinkelbach_finds_it_exactly(head):
+    """For every head, the max over all inputs equals the max over the extreme-class inputs
     (q, a, b^(n-2)) that worst_error searches, and its witness attains it."""
     err, (q, others) = worst_error(head)
     assert err == brute_worst(head)
@@ -176,10 +176,11 @@ def test_an_oversized_explicit_head_is_refused_before_any_work():
     assert verdict(doc).code == 3
 
 
-def test_extremal_route_alone_decides_beyond_the_exhaustive_limit():
+def test_extreme_class_route_alone_decides_beyond_the_exhaustive_limit():
     doc = _head_doc()
     v = verdict(doc, exhaustive_inputs=10)
     assert v.code == 0 and any(r.startswith("exhaustive: skipped") for r in v.routes)
+    assert any(r.startswith("extreme classes: every denominator > 0") for r in v.routes)
     doc["head"]["readout"][7][0] = "100"
     assert verdict(doc, exhaustive_inputs=10).code == 1
 

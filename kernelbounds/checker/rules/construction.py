@@ -187,7 +187,7 @@ class LevelExpansion:
 KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear, "level-expansion": LevelExpansion}
 
 
-def _extreme_count(m: int, n: int) -> int:
+def _extreme_class_count(m: int, n: int) -> int:
     return m + 1 if n == 1 else comb(m + 2, 2) if n == 2 else comb(m + 3, 3)
 
 
@@ -327,10 +327,10 @@ def check(doc: Node, limits: Limits) -> Outcome:
     if worst >= HALF:
         raise Invalid("/claims/worst_error", f"worst error {rat(worst)} >= 1/2 at level class {witness}: the head does not solve length {n}")
     routes.append(f"level classes: {classes} classes, worst error {rat(worst)} at (|q|, levels) = {witness}")
-    extreme, extreme_witness = worst_by_extreme_classes(kernel.level_weight, score, m, n)
-    if extreme != worst:  # impossible by the lemma: a checker bug, reported as an internal error
-        raise RuntimeError(f"the extreme classes give the worst error {extreme and rat(extreme)}, all classes {rat(worst)}")
-    routes.append(f"extreme classes: the {_extreme_count(m, n)} classes (|q|, t, u, ..., u) agree, worst at {extreme_witness}")
+    extreme_worst, extreme_witness = worst_by_extreme_classes(kernel.level_weight, score, m, n)
+    if extreme_worst != worst:  # impossible by the lemma: a checker bug, reported as an internal error
+        raise RuntimeError(f"the extreme classes give the worst error {extreme_worst and rat(extreme_worst)}, all classes {rat(worst)}")
+    routes.append(f"extreme classes: the {_extreme_class_count(m, n)} classes (|q|, t, u, ..., u) agree, worst at {extreme_witness}")
 
     if plan.exhaustive is not None:
         literal = worst_exhaustive(kernel, readout, m, n)

@@ -9,7 +9,7 @@ y = sum_{z in q+M} w(z) F(q, z) / sum w(z), with target t = min_{z in M} <q, z>.
 
 Checked facts (docs/certificate-format-v2.md, "explicit-head"):
   E1  the kernel is nonnegative: w_q(z) >= 0 for every pair (q, z);
-  E2  extremal route, every input: for each q and least level t, the three sums
+  E2  extreme-class route, every input: for each q and least level t, the three sums
       sum w, sum (u - (t - e) w), sum ((t + e) w - u)  (u = w F) are sums of one term per
       token, so their least value over the multisets with least level t is the term of q,
       plus the least term at level t, plus n-2 times the least term at levels >= t; all
@@ -57,7 +57,7 @@ def work(doc: Node, limits: Limits) -> int:
     H(F_q) (largest numerator + the lcm of the distinct denominators, from the text),
     psi one common H(psi); W = D_q w_q has H(phi_q) + H(psi) + log r bits, U = W F one
     H(F_q) more.  Counted: reading the tables, the scalings (lcm steps), the kernel's
-    r T products, the extremal route's (|q| + 1) T three-term updates at U's height, the
+    r T products, the extreme-class route's (|q| + 1) T three-term updates at U's height, the
     exhaustive route when it runs, and the value dimension's first prime (m <= 8)."""
     m = doc["m"].int(1, MAX_M, limit=limits.max_m)
     n = doc["n"].int(2, limit=limits.max_n)
@@ -122,7 +122,7 @@ def _least_over_inputs(term: list[int], q: int, t: int, levels: list[int], k: in
     return term[q] + at + k * above
 
 
-def _extremal_route(W: list[int], U: list[int], q: int, n: int, e: Fraction, pointer: str) -> None:
+def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction, pointer: str) -> None:
     """E2 for one query: every input scored at q has denominator > 0 and |y - t| <= e."""
     levels = [(q & z).bit_count() for z in range(len(W))]
     en, ed = e.numerator, e.denominator
@@ -196,14 +196,14 @@ def check(doc: Node, limits: Limits) -> Outcome:
     if e < 0:
         raise Invalid(claims["worst_error"].pointer, "the worst error cannot be negative")
     for q, (W, U) in enumerate(rows):
-        _extremal_route(W, U, q, n, e, head["readout"][q].pointer)
+        _extreme_class_route(W, U, q, n, e, head["readout"][q].pointer)
     witness = claims["worst_input"].obj({"query", "others"})
     wq = witness["query"].token(m)
     others = tuple(x.token(m) for x in witness["others"].list(n - 1, length=n - 1))
     expect_equal(claims["worst_error"], e, _error(*rows[wq], wq, others), "the worst error (the error at the claimed worst input)")
     if e >= HALF:
         raise Invalid(claims["worst_error"].pointer, f"worst error {rat(e)} >= 1/2: the head does not solve length {n}")
-    routes.append(f"extremal inputs: every denominator > 0 and |y - t| <= {rat(e)} at all {exhaustive_inputs(m, n)} inputs (per query and least level, the worst multiset is (a, b^(n-2))); attained at the claimed input")
+    routes.append(f"extreme classes: every denominator > 0 and |y - t| <= {rat(e)} at all {exhaustive_inputs(m, n)} inputs (per query and least level, the worst multiset is an extreme one (a, b^(n-2))); attained at the claimed input")
 
     if exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
         literal = _exhaustive_route(rows, m, n)

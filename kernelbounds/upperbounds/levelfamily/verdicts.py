@@ -140,9 +140,9 @@ def restrict(doc: dict, m: int) -> dict:
     if m == doc["m"]:
         return doc
     if doc["basis"] == "complement" and doc["readout"]["type"] == "affine":  # O(m^2) extreme classes (U4')
-        from .. import extreme
+        from .. import extremeclasses
 
-        return extreme.restrict(doc, m)
+        return extremeclasses.restrict(doc, m)
     fam = LevelFamily(doc["basis"], doc["readout"]["type"], False)
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
     ro = doc["readout"]

@@ -2,8 +2,8 @@
 the 2^(m n) inputs (THEORY §1; the argument of the checker's explicit-head rule E2 and of
 :func:`kernelbounds.upperbounds.generalheads.worst_error`).
 
-**Why the extremal inputs decide everything** (docs/api.md, "Every input"). A table head
-is per-token and bidirectional, so the output at position i of X depends only on the
+**Why the extreme-class inputs decide everything** (docs/api.md, "Every input").  A table
+head is per-token and bidirectional, so the output at position i of X depends only on the
 query q = x_i and the multiset M of the n - 1 other tokens (THEORY §1, per-query
 reduction), and every pair (q, M) is some position of some input.  Put W(z) = K(q, z)
 and U(z) = K(q, z) F(q, z); on (q, M) the denominator is D = W(q) + sum_{z in M} W(z), the
@@ -11,28 +11,33 @@ output y = (U(q) + sum_M U) / D and the target t = min_{z in M} <q, z> (the quer
 level |q| is the largest).  Group the pairs by **class** (q, t): M has one token at level
 t and n - 2 at levels >= t.  For any constant c, c D - N is a sum of one term per token,
 so its least value over the class is the term of q, plus the least term at level t, plus
-n - 2 times the least term at levels >= t: the extremal multiset (a, b^(n-2)).  Hence
+n - 2 times the least term at levels >= t: it is attained at an extreme multiset
+(a, b^(n-2)), the n - 2 free tokens all equal, i.e. at an *extreme-class input*
+(q, a, b^(n-2)).  Hence
 
 * every denominator of the class is > 0 iff W(q) + min_{<q,a>=t} W(a) + (n-2) min_{<q,b>>=t} W(b) > 0;
 * y <= t + e on the whole class iff the least value of (t + e) D - N is >= 0 (D > 0), and
-  y >= t - e iff the least value of N - (t - e) D is >= 0: again extremal minima;
-* the largest y - t (or t - y) of the class is attained at an extremal multiset: at the
+  y >= t - e iff the least value of N - (t - e) D is >= 0: again least values over the
+  extreme-class inputs;
+* the largest y - t (or t - y) of the class is attained at an extreme-class input: at the
   optimum lambda* of Dinkelbach's parametrisation, N - lambda* D <= 0 on the class with
-  equality at the optimum, and N - lambda* D is separable, so its maximiser is extremal.
+  equality at the optimum, and N - lambda* D is separable, so it has a maximiser of that
+  form.
 
-So the exact worst error over all inputs and positions is the maximum over the
-2^m (m+1) classes of extremal maxima, and each claim is O(2^m) per class: O(4^m m) in all,
-with memory O(2^m r) (one block of queries at a time).
+So the exact worst error over all inputs and positions is the largest, over the
+2^m (m+1) classes, of the class maximum over its extreme-class inputs; each claim is
+O(2^m) per class: O(4^m m) in all, with memory O(2^m r) (one block of queries at a time).
 
 **Float pass where it pays.** For each block of queries the kernel table, readouts and the
 rigorous bounds rho_K, rho_F of docs/api.md are computed in float64; Dinkelbach's
-iteration in floats proposes each class's worst extremal input; the best few proposals are
-evaluated exactly and the largest exact error e0 is a lower bound on the worst error.
-A second pass certifies every class at e0 (and, if the head fails, classifies every class
-at 1/2) with interval bounds on every per-token term; a class the floats cannot decide is
-decided with exact integers (python-flint products, then the extremal minima), and a class
-found above e0 gets its exact maximum by exact Dinkelbach.  Floats never decide: a class is
-settled by the floats only when the enclosure is wholly on one side.
+iteration in floats proposes each class's worst extreme-class input; the best few
+proposals are evaluated exactly and the largest exact error e0 is a lower bound on the
+worst error.  A second pass certifies every class at e0 (and, if the head fails,
+classifies every class at 1/2) with interval bounds on every per-token term; a class the
+floats cannot decide is decided with exact integers (python-flint products, then the
+least values over the extreme-class inputs), and a class found above e0 gets its exact
+maximum by exact Dinkelbach.  Floats never decide: a class is settled by the floats only
+when the enclosure is wholly on one side.
 
 The exact integers live in :mod:`.exactrows`, the float enclosures in :mod:`.enclosures`;
 this module runs the route and writes its certificate.
@@ -58,7 +63,7 @@ TOP = 8  # float proposals evaluated exactly
 
 @dataclass
 class Outcome:
-    """What the extremal route decided (exact): the worst error (None when some
+    """What the extreme-class route decided (exact): the worst error (None when some
     denominator is <= 0) and an input attaining it, the failing classes and the first of
     them (least q, then least t) with a failing input, the classes decided exactly."""
 
@@ -129,7 +134,7 @@ def _length_one(head: TableHead, m: int) -> Outcome:
         if e is None or e >= HALF:
             fails += 1
             first = first or f
-    return Outcome(m, 1, None if undef else worst, where, fails, first, len(tokens), "extremal-exact", len(tokens), undef)
+    return Outcome(m, 1, None if undef else worst, where, fails, first, len(tokens), "extreme-classes-exact", len(tokens), undef)
 
 
 def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
@@ -160,7 +165,7 @@ def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
                 if failed:
                     fails += 1
                     first = first or eq.violation(t, HALF, 1, True) or eq.violation(t, HALF, -1, True)
-    return Outcome(m, n, None if undef else worst, where, fails, first, classes, "extremal-exact", classes, undef)
+    return Outcome(m, n, None if undef else worst, where, fails, first, classes, "extreme-classes-exact", classes, undef)
 
 
 def _blocks(h, m: int):
@@ -217,7 +222,7 @@ def _float_route(head: TableHead, h, rows: ExactRows, m: int, n: int) -> Outcome
             raise ArithmeticError(f"the float bound misjudged the class of query {q}, level {t}: report this")
     classes = sum(q.bit_count() + 1 for q in range(1 << m))
     undef = min(undefined, key=lambda x: x[:2])[2] if undefined else None
-    return Outcome(m, n, None if undefined else e0, worst, len(failing), first, rechecked, "extremal", classes, undef)
+    return Outcome(m, n, None if undefined else e0, worst, len(failing), first, rechecked, "extreme-classes", classes, undef)
 
 
 class _QueryCache:
@@ -284,7 +289,7 @@ def least_denominator(head: TableHead, h, m: int, n: int, exact: bool = False) -
     """The least denominator over every position of every input, exactly, and an input
     attaining it.  The n - 1 other tokens of a position are free, so it is
     min_q K(q, q) + (n - 1) min_z K(q, z) (K(q, q) alone at n = 1).  Its sign says whether
-    the extremal reduction holds: the level-minimum argument (module docstring) decides a
+    the extreme-class reduction holds: the level-minimum argument (module docstring) decides a
     head only when every denominator is > 0, whatever the kernel's sign (THEORY L8 (a)).
     Floats (with the bound rho_K) only select the candidate queries and keys; the values
     compared are exact."""

@@ -10,7 +10,7 @@ x = X and the other n - 2 keys at x_k <= X satisfies the condition iff
 independently of the query weight p >= X.  Each term depends on one key, so the worst
 case over the n - 2 free keys puts all of them at one level u: the **extreme classes**
 (X, u), 0 <= u <= X <= m, O(m^2) of them for every n.  The same argument (Dinkelbach: a
-ratio of sums of per-key terms is extremal where the separable sum ``num - R den`` is)
+ratio of sums of per-key terms is largest where the separable sum ``num - R den`` is)
 shows that the worst error |y - t| and the room left for eps are attained on extreme
 classes too, so the exact numbers below equal those over all C(m+n, n) classes.
 
@@ -202,7 +202,7 @@ def restrict(doc: dict, m: int) -> dict:
     every n; the same document as levelfamily.restrict, which enumerates every class.
     A minimality section is dropped."""
     if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
-        raise ValueError("extreme.restrict needs a complement-basis, affine-readout certificate")
+        raise ValueError("extremeclasses.restrict needs a complement-basis, affine-readout certificate")
     if not 1 <= m <= doc["m"]:
         raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
     n, eps = doc["n"], Fraction(doc["readout"]["eps"])
