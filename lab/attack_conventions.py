@@ -2,7 +2,7 @@
 
 For each plausible misreading of the spec's CNF (forcing at |<q,a> - <q,b>| >= 1, chi of the
 sorted set without the alternating sign, Cramer coefficients without (-1)^j) build that CNF
-with the oracle's code (lab/spec_oracle_newkinds.py, a `convention` switch here), solve it
+with the oracle's code (lab/spec_oracle_newkinds.py, its convention switches), solve it
 with CaDiCaL, and where the misread CNF is UNSAT while the spec's CNF is SAT, write a
 certificate carrying the misread CNF's DRAT proof (format drat-rup).  A checker that builds
 the spec's CNF must refuse every such file; accepting one is a false accept.
@@ -11,7 +11,6 @@ the spec's CNF must refuse every such file; accepting one is a false accept.
 """
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import subprocess
@@ -21,9 +20,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from lab.spec_oracle_newkinds import popcount  # noqa: E402
+from lab.spec_oracle_newkinds import chirotope_cnf, oriented_pattern, popcount, witness_family  # noqa: E402
 
 CONVENTIONS = ("spec", "threshold-1", "no-alternating-sign", "cramer-no-(-1)^j", "cramer-one-clause")
+# the switch of lab/spec_oracle_newkinds.chirotope_cnf each convention turns off (threshold-1
+# misreads the forcing, not the CNF)
+SWITCH = {"no-alternating-sign": "sorting_sign", "cramer-no-(-1)^j": "cramer_alternates",
+          "cramer-one-clause": "cramer_both"}
 
 
 def tok(x, m):
@@ -31,57 +34,16 @@ def tok(x, m):
 
 
 def cnf(k, r, patterns, conv):
-    index = {T: i + 1 for i, T in enumerate(itertools.combinations(range(k), r))}
-
-    def vs(t):
-        inv = sum(1 for x in range(len(t)) for y in range(x + 1, len(t)) if t[x] > t[y])
-        sign = -1 if inv % 2 else 1
-        if conv == "no-alternating-sign":
-            sign = 1
-        return index[tuple(sorted(t))], sign
-    seen, out = set(), []
-
-    def add(c):
-        if frozenset(c) not in seen:
-            seen.add(frozenset(c))
-            out.append(tuple(c))
-    add((index[tuple(range(r))],))
-    for A in itertools.combinations(range(k), r - 2):
-        rest = [x for x in range(k) if x not in A]
-        for a, b, c, d in itertools.combinations(rest, 4):
-            ts = [A + (a, b), A + (c, d), A + (a, c), A + (b, d), A + (a, d), A + (b, c)]
-            u = [vs(t)[0] for t in ts]
-            p = [vs(t)[1] for t in ts]
-            e = (p[0] * p[1], -p[2] * p[3], p[4] * p[5])
-            for tau in (1, -1):
-                for x1, x3, x5 in itertools.product((1, -1), repeat=3):
-                    X = [x1, tau * e[0] * x1, x3, tau * e[1] * x3, x5, tau * e[2] * x5]
-                    add(tuple(-u[i] if X[i] == 1 else u[i] for i in range(6)))
-    for s in patterns:
-        forced = [q for q in range(k) if s[q] != 0]
-        for S in itertools.combinations(forced, r + 1):
-            lits = []
-            for j in range(r + 1):
-                c = (1 if conv == "cramer-no-(-1)^j" else (-1) ** j) * s[S[j]]
-                lits.append(index[S[:j] + S[j + 1:]] * c)
-            add(tuple(lits))
-            if conv != "cramer-one-clause":
-                add(tuple(-x for x in lits))
-    return out
+    return chirotope_cnf(k, r, patterns, **({SWITCH[conv]: False} if conv in SWITCH else {}))
 
 
 def patterns_for(Q, m, r, thr):
     pats, pairs, seen = [], [], set()
     for a in range(1 << m):
         for b in range(a + 1, 1 << m):
-            s = []
-            for q in Q:
-                d = popcount(q & b) - popcount(q & a)
-                s.append(1 if d >= thr else -1 if d <= -thr else 0)
+            s = oriented_pattern(Q, a, b, thr)
             if sum(1 for x in s if x) < r + 1:
                 continue
-            f = next(x for x in s if x)
-            s = tuple(f * x for x in s)
             if s not in seen:
                 seen.add(s)
                 pats.append(s)
@@ -156,25 +118,6 @@ def drat_to_lrat(clauses, drat_lines, first_id):
     return out
 
 
-def count_w(Q, pairs, n, variant, thr=2):
-    W = set()
-    for a, b in pairs:
-        for q in Q:
-            la, lb = popcount(q & a), popcount(q & b)
-            if abs(la - lb) < thr:
-                continue
-            lo, hi = (a, b) if la < lb else (b, a)
-            if variant == "causal":
-                W |= {(a,) * (n - 1) + (q,), (b,) * (n - 1) + (q,), (lo,) + (hi,) * (n - 2) + (q,)}
-            else:
-                W |= {(q,) + (a,) * (n - 1), (q,) + (b,) * (n - 1)}
-                for pos in ([1] if variant == "position-independent" else range(1, n)):
-                    t = [q] + [hi] * (n - 1)
-                    t[pos] = lo
-                    W.add(tuple(t))
-    return len(W)
-
-
 def attacks(outdir, cases=((4, 2), (5, 3))):
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -191,10 +134,7 @@ def attacks(outdir, cases=((4, 2), (5, 3))):
             if conv == "threshold-1":  # the same pairs, forced at every level difference
                 pats, seen = [], set()
                 for a, b in spec_pairs:
-                    s = [1 if popcount(q & b) - popcount(q & a) >= 1 else
-                         -1 if popcount(q & b) - popcount(q & a) <= -1 else 0 for q in Q]
-                    f = next(x for x in s if x)
-                    s = tuple(f * x for x in s)
+                    s = oriented_pattern(Q, a, b, 1)
                     if s not in seen:
                         seen.add(s)
                         pats.append(s)
@@ -224,7 +164,7 @@ def attacks(outdir, cases=((4, 2), (5, 3))):
                     "solver": {"name": "cadical", "version": "sc2021"},
                     "proof": {"format": fmt, "steps": steps},
                     "claims": {"bound": r + 1, "variables": nv, "clauses": len(base),
-                               "witness_inputs": count_w(Q, use, 3, "position-independent")},
+                               "witness_inputs": len(witness_family(Q, use, 3, "position-independent"))},
                 }
                 path = outdir / f"attack-{conv}-m{m}-r{r}-{claims_from}-{fmt}.json"
                 path.write_text(json.dumps(doc))

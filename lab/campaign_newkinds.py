@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,43 +84,13 @@ def _fix_claims(doc):
         k, r = len(d["queries"]), d["rank"]
         d["claims"]["variables"] = math.comb(k, r)
         Q = [int(x[::-1], 2) for x in d["queries"]]
-        pats, W = [], set()
-        n, var = d["n"], d["variant"]
-        for p in d["pairs"]:
-            a, b = int(p["a"][::-1], 2), int(p["b"][::-1], 2)
-            s = []
-            for q in Q:
-                dd = o.popcount(q & b) - o.popcount(q & a)
-                s.append(1 if dd >= 2 else -1 if dd <= -2 else 0)
-            if any(s):
-                f = next(x for x in s if x)
-                pats.append(tuple(f * x for x in s))
+        P = [(int(p["a"][::-1], 2), int(p["b"][::-1], 2)) for p in d["pairs"]]
+        pats = [s for s in (o.oriented_pattern(Q, a, b) for a, b in P) if any(s)]
         d["claims"]["clauses"] = len(o.chirotope_cnf(k, r, pats))
-        d["claims"]["witness_inputs"] = _count_w(Q, d["pairs"], n, var)
+        d["claims"]["witness_inputs"] = len(o.witness_family(Q, P, d["n"], d["variant"]))
     except Exception:
         pass
     return d
-
-
-def _count_w(Q, pairs, n, variant):
-    from lab import spec_oracle_newkinds as o
-    W = set()
-    for p in pairs:
-        a, b = int(p["a"][::-1], 2), int(p["b"][::-1], 2)
-        for q in Q:
-            la, lb = o.popcount(q & a), o.popcount(q & b)
-            if abs(la - lb) < 2:
-                continue
-            lo, hi = (a, b) if la < lb else (b, a)
-            if variant == "causal":
-                W |= {(a,) * (n - 1) + (q,), (b,) * (n - 1) + (q,), (lo,) + (hi,) * (n - 2) + (q,)}
-            else:
-                W |= {(q,) + (a,) * (n - 1), (q,) + (b,) * (n - 1)}
-                for pos in ([1] if variant == "position-independent" else range(1, n)):
-                    t = [q] + [hi] * (n - 1)
-                    t[pos] = lo
-                    W.add(tuple(t))
-    return len(W)
 
 
 def refutation_mutants(name, doc, rng):

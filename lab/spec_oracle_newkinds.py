@@ -74,23 +74,35 @@ def _token(x, m, where):
     return sum(1 << i for i, ch in enumerate(x) if ch == "1")
 
 
+def _tokens(xs, m, where, most):
+    """A list of at most `most` tokens of m bits (more is the oracle's limit)."""
+    if not isinstance(xs, list):
+        _bad(where)
+    if len(xs) > most:
+        raise Reject("limit", f"{where}: more than {most}")
+    return [_token(x, m, f"{where}/{i}") for i, x in enumerate(xs)]
+
+
 def popcount(x):
     return bin(x).count("1")
 
 
 # --------------------------------------------------------------------------- rank-refutation
-def chirotope_cnf(k, r, patterns):
+def chirotope_cnf(k, r, patterns, sorting_sign=True, cramer_alternates=True, cramer_both=True):
     """The canonical CNF of the spec (normalisation, 3-term GP, Cramer), deduplicated as sets.
 
     patterns: one tuple of k entries in {-1, 0, +1} per pair (already oriented).
-    Returns the list of clauses (tuples of ints) in canonical order.
+    Returns the list of clauses (tuples of ints) in canonical order.  The keywords are the
+    spec's reading when true; lab/attack_conventions.py builds misread CNFs by turning one
+    off: chi of an unsorted tuple without the sign of its sorting permutation, Cramer
+    coefficients without (-1)^j, and only the first of the two Cramer clauses.
     """
     index = {T: i + 1 for i, T in enumerate(itertools.combinations(range(k), r))}
 
     def var_sign(t):
         # sign of the sorting permutation of t (distinct entries) and the variable
         inv = sum(1 for x in range(len(t)) for y in range(x + 1, len(t)) if t[x] > t[y])
-        return index[tuple(sorted(t))], (-1 if inv % 2 else 1)
+        return index[tuple(sorted(t))], (-1 if inv % 2 and sorting_sign else 1)
 
     seen, out = set(), []
 
@@ -118,12 +130,51 @@ def chirotope_cnf(k, r, patterns):
         for S in itertools.combinations(forced, r + 1):
             lits = []
             for j in range(r + 1):
-                c = (-1) ** j * s[S[j]]
+                c = (-1) ** (j if cramer_alternates else 0) * s[S[j]]
                 w = index[S[:j] + S[j + 1:]]
                 lits.append(w if c == 1 else -w)
             add(tuple(lits))
-            add(tuple(-x for x in lits))
+            if cramer_both:
+                add(tuple(-x for x in lits))
     return out
+
+
+def oriented_pattern(Q, a, b, threshold=2):
+    """The sign pattern of the pair (a, b) on the queries Q: +1 where <q,b> - <q,a> >= threshold,
+    -1 where it is <= -threshold, else 0; oriented so that its first nonzero entry is +1."""
+    s = []
+    for q in Q:
+        d = popcount(q & b) - popcount(q & a)
+        s.append(1 if d >= threshold else (-1 if d <= -threshold else 0))
+    first = next((x for x in s if x), 1)
+    return tuple(first * x for x in s)
+
+
+def witness_family(Q, pairs, n, variant):
+    """RR6: the witness inputs of the pairs (a, b) at the queries q that force a sign
+    (|<q,a> - <q,b>| >= 2), with lo the key of the lower level and hi the other."""
+    W = set()
+    for (a, b) in pairs:
+        for q in Q:
+            la, lb = popcount(q & a), popcount(q & b)
+            if abs(la - lb) < 2:
+                continue
+            lo, hi = (a, b) if la < lb else (b, a)
+            if variant == "causal":
+                W.add((a,) * (n - 1) + (q,))
+                W.add((b,) * (n - 1) + (q,))
+                W.add((lo,) + (hi,) * (n - 2) + (q,))
+            else:
+                W.add((q,) + (a,) * (n - 1))
+                W.add((q,) + (b,) * (n - 1))
+                if variant == "position-independent":
+                    W.add((q, lo) + (hi,) * (n - 2))
+                else:
+                    for pos in range(1, n):
+                        t = [q] + [hi] * (n - 1)
+                        t[pos] = lo
+                        W.add(tuple(t))
+    return W
 
 
 _INT = re.compile(r"[+-]?[0-9]+\Z")
@@ -286,10 +337,6 @@ def replay_drat_rup(clauses, nvars, steps):
     return done
 
 
-def _level(q, z):
-    return popcount(q & z)
-
-
 def judge_refutation(doc):
     _keys(doc, ("format", "version", "kind", "m", "n", "variant", "kernel", "rank", "queries",
                 "pairs", "solver", "proof", "claims"), (), "")
@@ -314,12 +361,7 @@ def judge_refutation(doc):
     r = _int(doc["rank"], "/rank")
     if not 2 <= r <= 24:
         _bad("/rank out of 2..24")
-    qs = doc["queries"]
-    if not isinstance(qs, list):
-        _bad("/queries")
-    if len(qs) > 24:
-        raise Reject("limit", "/queries: more than 24")
-    Q = [_token(x, m, f"/queries/{i}") for i, x in enumerate(qs)]
+    Q = _tokens(doc["queries"], m, "/queries", 24)
     ps = doc["pairs"]
     if not isinstance(ps, list) or not ps:
         _bad("/pairs")
@@ -362,14 +404,9 @@ def judge_refutation(doc):
     for e, (a, b) in enumerate(P):
         if a == b:
             _inv(f"/pairs/{e}: a = b")
-        s = []
-        for q in Q:
-            d = _level(q, b) - _level(q, a)
-            s.append(1 if d >= 2 else (-1 if d <= -2 else 0))
+        s = oriented_pattern(Q, a, b)
         if sum(1 for x in s if x) < r + 1:
             _inv(f"/pairs/{e}: fewer than r + 1 forced queries")
-        first = next(x for x in s if x)
-        s = tuple(first * x for x in s)
         if s in seen:
             _inv(f"/pairs/{e}: repeated pattern")
         seen.add(s)
@@ -381,28 +418,7 @@ def judge_refutation(doc):
         _inv("/claims/clauses")
     if cl["bound"] != r + 1:
         _inv("/claims/bound")
-    # witness family (RR6)
-    W = set()
-    for (a, b) in P:
-        for q in Q:
-            la, lb = _level(q, a), _level(q, b)
-            if abs(la - lb) < 2:
-                continue
-            lo, hi = (a, b) if la < lb else (b, a)
-            if variant == "causal":
-                W.add((a,) * (n - 1) + (q,))
-                W.add((b,) * (n - 1) + (q,))
-                W.add((lo,) + (hi,) * (n - 2) + (q,))
-            else:
-                W.add((q,) + (a,) * (n - 1))
-                W.add((q,) + (b,) * (n - 1))
-                if variant == "position-independent":
-                    W.add((q, lo) + (hi,) * (n - 2))
-                else:
-                    for pos in range(1, n):
-                        t = [q] + [hi] * (n - 1)
-                        t[pos] = lo
-                        W.add(tuple(t))
+    W = witness_family(Q, P, n, variant)
     if cl["witness_inputs"] != len(W):
         _inv("/claims/witness_inputs")
     if fmt == "lrat":
@@ -489,12 +505,7 @@ def judge_lower(doc):
     _keys(code, ("words",), ("name",), "/code")
     if "name" in code:
         _str(code["name"], "/code/name")
-    words = code["words"]
-    if not isinstance(words, list):
-        _bad("/code/words")
-    if len(words) > 20000:
-        raise Reject("limit", "/code/words")
-    C = [_token(w, m, f"/code/words/{i}") for i, w in enumerate(words)]
+    C = _tokens(code["words"], m, "/code/words", 20000)
     wit = doc["witness"]
     _keys(wit, ("rule",), ("inputs",), "/witness")
     if wit["rule"] != "chains-v1":

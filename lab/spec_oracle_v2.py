@@ -39,6 +39,8 @@ from itertools import combinations, combinations_with_replacement
 from collections import Counter
 from math import comb, lcm
 
+from lab.spec_oracle import least_r  # O5's least r, by the v1 oracle's scan r = 1, 2, ... from the definition
+
 RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 MAX_CLASS_TERMS = 3_000_000  # extreme level classes (level-family)
 MAX_LITERAL_CLASS_TERMS = 12_000  # level classes x n terms: the literal second route
@@ -767,22 +769,6 @@ def schedule_products(entries, n: int) -> dict[int, tuple[int, list[int]]]:
             product *= (n - 2) * (d - 1)
         out[gap] = (product, levels)
     return out
-
-
-def least_r(k: int, x: Fraction) -> int:
-    """The least r >= 1 with C(r+k-1, k) > x (C is increasing in r: bisection in a doubling
-    bracket)."""
-    hi = 1
-    while comb(hi + k - 1, k) <= x:
-        hi *= 2
-    lo = max(1, hi // 2)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if comb(mid + k - 1, k) > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def witness_count(orbits, N, words, schedules, variant, n, m) -> int:

@@ -131,6 +131,28 @@ def add_json(p, what: str = "the result") -> None:
     p.add_argument("--json", action="store_true", help=f"print {what} as one JSON object (integers >= 2^53 as decimal strings)")
 
 
+def size_options(p, m: tuple[int, int], n: tuple[int, int], m_note: str = "", n_note: str = "", n_default: int | None = None) -> None:
+    """--m (token bits) and --n (input length): integers in the closed ranges m and n, named in
+    the help before the note; --m is required, --n too unless it has a default."""
+    p.add_argument("--m", type=positive("--m", *m), required=True, help=f"token bits, {m[0]}..{m[1]}{m_note}")
+    p.add_argument("--n", type=positive("--n", *n), required=n_default is None, default=n_default, help=f"input length, {n[0]}..{n[1]}{n_note}")
+
+
+WITNESS_VARIANT = "which heads the witness family covers (default position-independent)"
+
+
+def variant_option(p, what: str = "default position-independent") -> None:
+    """--variant: the head class, one of VARIANTS (default position-independent)."""
+    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help=what)
+
+
+def output_options(p, output: str, summary: str, required: bool = False) -> None:
+    """-o/--output FILE (output: what is written there) and the shared --json flag (summary:
+    what it prints), in this order."""
+    p.add_argument("-o", "--output", required=required, help=output)
+    add_json(p, summary)
+
+
 def one_stdout(args) -> None:
     """--json and `-o -` would both write to standard output: refuse the pair."""
     if getattr(args, "json", False) and getattr(args, "output", None) == "-":
@@ -145,6 +167,8 @@ def read_input(path: str) -> str:
         except (OSError, UnicodeDecodeError) as exc:
             raise UserError(f"cannot read standard input: {exc}") from None
     return read_text(path)
+
+
 def jobs_option(parser) -> None:
     """--jobs N: worker processes (default: all cores); results do not depend on N."""
     parser.add_argument("--jobs", type=positive("--jobs", 1, 256), default=default_jobs(), metavar="N", help="worker processes, 1..256 (default: all cores); the output does not depend on N")
@@ -167,7 +191,6 @@ def scheduled(call):
         return call()
     except SchedulerError as exc:
         raise UserError(str(exc)) from None
-
 
 
 def certificates_option(parser) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..bounds import KERNELS, MAX_M
-from ._common import VARIANTS, UserError, add_json, certificates_option, emit_json, one_stdout, positive, write_doc
+from ._common import UserError, certificates_option, emit_json, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 
 def register(sub) -> None:
@@ -16,9 +16,8 @@ def register(sub) -> None:
         description="The best certified lower bound and upper bounds (any features, nonnegative features) on r*(m, n), the least feature rank of a nonnegative-kernel head solving Min-IP of length n on m-bit tokens, with the method, THEORY section and certificate of each side, and whether they meet (exact). The same answer as kb.bound, `upper`, `table` and the docs tables (kernelbounds.bounds).",
         epilog="exit codes: 0 success, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds bound --m 24 --n 3 --json -o lb.json --upper-output ub.json",
     )
-    p.add_argument("--m", type=positive("--m", 1, MAX_M), required=True, help=f"token bits, 1..{MAX_M} (upper bounds below 2^m up to m = 64)")
-    p.add_argument("--n", type=positive("--n", 1, 64), required=True, help="input length, 1..64")
-    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="the head class (THEORY L5; default position-independent)")
+    size_options(p, m=(1, MAX_M), n=(1, 64), m_note=" (upper bounds below 2^m up to m = 64)")
+    variant_option(p, "the head class (THEORY L5; default position-independent)")
     p.add_argument("--kernel", choices=KERNELS, default="nonnegative",
                    help="the kernel class (THEORY L8): nonnegative (default, r* itself), signed (positive denominators) or signed-any-denominator (not with --variant position-dependent); the upper sides are the same for every class")
     p.add_argument("--json", action="store_true", help="print a JSON object (m, n, variant, kernel, lower, upper, upper_nonnegative, exact, lower_method, upper_method, sides, and the code fields when the lower side is a code)")
@@ -34,12 +33,10 @@ def register(sub) -> None:
         description="Find the smallest witness family (shortest code prefix) certifying r >= T and write a lower-bound certificate that lists every input.",
         epilog="exit codes: 0 success, 1 no candidate code reaches T, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexit 3 when the listed family is over the checker's limits (10^6 listed items, 64 MiB), before it is built.\nexample: kernelbounds witness --m 24 --n 3 --target-rank 8 -o w.json",
     )
-    p.add_argument("--m", type=positive("--m", 2, 256), required=True, help="token bits, 2..256")
-    p.add_argument("--n", type=positive("--n", 3, 64), required=True, help="input length, 3..64")
+    size_options(p, m=(2, 256), n=(3, 64))
     p.add_argument("--target-rank", type=positive("--target-rank", 2, 10**6), required=True, help="T, 2..10^6")
-    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="default position-independent")
-    p.add_argument("-o", "--output", required=True, help="the certificate with the listed family ('-' for standard output)")
-    add_json(p, "a summary (as bound --json)")
+    variant_option(p)
+    output_options(p, "the certificate with the listed family ('-' for standard output)", "a summary (as bound --json)", required=True)
     p.set_defaults(func=run_witness)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..upperbounds.constructions import CONSTRUCTIONS, ConstructionFails, certificate
-from ._common import add_json, emit_json, one_stdout, positive, write_doc
+from ._common import emit_json, one_stdout, output_options, size_options, write_doc
 
 
 def register(sub) -> None:
@@ -16,10 +16,8 @@ def register(sub) -> None:
         epilog="exit codes: 0 success, 1 the construction does not solve length n (e.g. rank1 with n >= 3; nothing is written), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexit 3 when C(m+n, n) level classes exceed the checker limit max_level_classes (3,000,000).\nexample: kernelbounds construct tensor --m 6 --n 3 -o t.json",
     )
     p.add_argument("name", choices=["rank1", "tensor", "softmax"], help="the construction")
-    p.add_argument("--m", type=positive("--m", 1, 64), required=True, help="token bits, 1..64")
-    p.add_argument("--n", type=positive("--n", 1, 64), required=True, help="input length, 1..64")
-    p.add_argument("-o", "--output", help="certificate file, '-' for standard output (the default without --json)")
-    add_json(p, "a summary (kind, m, n, worst_error, feature_rank, kernel_rank); the certificate then goes only to -o")
+    size_options(p, m=(1, 64), n=(1, 64))
+    output_options(p, "certificate file, '-' for standard output (the default without --json)", "a summary (kind, m, n, worst_error, feature_rank, kernel_rank); the certificate then goes only to -o")
     p.set_defaults(func=run)
 
 

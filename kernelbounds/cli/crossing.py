@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
+from ._common import WITNESS_VARIANT, UserError, emit_json, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 ALL_PAIRS_M = 6  # every unordered pair of tokens: C(2^m, 2) candidates (2016 at m = 6)
 
@@ -20,13 +20,11 @@ def register(sub) -> None:
         ),
         epilog="exit codes: 0 a core was found (and written), 1 no core among the candidates, 2 usage error or unwritable file, 3 the solver's time limit, 4 internal error.\nexample: kernelbounds crossing --m 5 --n 3 -o crossing.json",
     )
-    p.add_argument("--m", type=positive("--m", 2, 8), required=True, help="token bits, 2..8")
-    p.add_argument("--n", type=positive("--n", 3, 64), default=3, help="input length, 3..64 (the forced signs, and so the core, are the same for every n >= 3)")
-    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="which heads the witness family covers (default position-independent)")
+    size_options(p, m=(2, 8), n=(3, 64), n_note=" (the forced signs, and so the core, are the same for every n >= 3)", n_default=3)
+    variant_option(p, WITNESS_VARIANT)
     p.add_argument("--all-pairs", action="store_true", help=f"search every unordered pair of tokens, not only complementary pairs (m <= {ALL_PAIRS_M})")
     p.add_argument("--time-limit", type=positive("--time-limit", 1, 3600), default=60, help="seconds per CP-SAT solve, 1..3600 (default 60)")
-    p.add_argument("-o", "--output", help="write the crossing certificate (format v2) here ('-' for standard output)")
-    add_json(p, "m, n, variant, found, pairs, candidates, solves, witness_inputs, note")
+    output_options(p, "write the crossing certificate (format v2) here ('-' for standard output)", "m, n, variant, found, pairs, candidates, solves, witness_inputs, note")
     p.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ import sys
 from ..upperbounds import rankone as farkas
 from ..upperbounds import generalheads, headsearch
 from ..certificate import rational
-from ._common import add_json, emit_json, one_stdout, positive, write_doc
+from ._common import emit_json, one_stdout, output_options, positive, size_options, write_doc
 
 EXITS = "exit codes: 0 success, 1 nothing found (which proves nothing), 2 usage error or unwritable file, 3 resource limit, 4 internal error."
 
@@ -20,10 +20,8 @@ def register(sub) -> None:
         description="Solve the rank-one LP of THEORY U5 over the extreme-class inputs (q, a, b, ..., b): a positive margin gives a rational rank-one head (an explicit-head certificate, checked on every input); none gives exact Farkas multipliers (a rank-one-infeasible certificate) that prove r*(m, n) >= 2.",
         epilog=f"{EXITS}\nexample: kernelbounds rank-one --m 4 --n 3 -o f.json",
     )
-    p.add_argument("--m", type=positive("--m", 1, 6), required=True, help="token bits, 1..6")
-    p.add_argument("--n", type=positive("--n", 2, 8), required=True, help="input length, 2..8")
-    p.add_argument("-o", "--output", help="write the explicit-head or rank-one-infeasible certificate here ('-' for standard output)")
-    add_json(p, "m, n, verdict (rank-one head or infeasible), worst_error or multipliers, output")
+    size_options(p, m=(1, 6), n=(2, 8))
+    output_options(p, "write the explicit-head or rank-one-infeasible certificate here ('-' for standard output)", "m, n, verdict (rank-one head or infeasible), worst_error or multipliers, output")
     p.set_defaults(func=run_rank_one)
 
     p = sub.add_parser(
@@ -32,8 +30,7 @@ def register(sub) -> None:
         description="Search key features psi of rank R (random starts, alternating per-query and joint LPs, local moves); the best head with a positive least margin is rationalised and its exact worst error over every input decides (THEORY U5). Finding none proves nothing.",
         epilog=f"{EXITS}\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json",
     )
-    p.add_argument("--m", type=positive("--m", 1, 8), required=True, help="token bits, 1..8")
-    p.add_argument("--n", type=positive("--n", 2, 8), required=True, help="input length, 2..8")
+    size_options(p, m=(1, 8), n=(2, 8))
     p.add_argument("--rank", type=positive("--rank", 1, 64), required=True, help="feature rank R, 1..64")
     p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=8, help="random starts, 1..10000 (default 8)")
     p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0, help=f"random seed, 0..{2**31} (default 0)")
@@ -41,8 +38,7 @@ def register(sub) -> None:
     p.add_argument("--verbose", action="store_true", help="print the search's progress on standard error")
     p.add_argument("--symmetric", metavar="CYCLES", help="the symmetry ansatz of THEORY U5: key features equivariant under this coordinate permutation, e.g. '(012)(345)' (order k <= R; the other R - k features are functions of the pi-orbit), or 'auto' to try every cycle type of S_m of order <= R in turn")
     p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=300, help="with --symmetric: CPU seconds per permutation, 1..86400 (default 300)")
-    p.add_argument("-o", "--output", help="write the explicit-head certificate here ('-' for standard output)")
-    add_json(p, "m, n, rank, found, worst_error, starts, seconds, output (and permutation with --symmetric)")
+    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (and permutation with --symmetric)")
     p.set_defaults(func=run_general)
 
 

@@ -6,7 +6,7 @@ import sys
 
 from .. import kernelrank as rank
 from ..heads.tables import HeadError, load
-from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, positive, rationals, read_input, write_doc
+from ._common import CONTRADICTION, UserError, emit_json, one_stdout, output_options, positive, rationals, read_input, write_doc
 
 
 def register(sub) -> None:
@@ -23,8 +23,7 @@ def register(sub) -> None:
     p.add_argument("--c", type=lambda t: rationals(t)[0], help="tensor kernel base c, a rational (default 1/(2n-1)); only with --kernel tensor")
     p.add_argument("--h", type=rationals, help="level kernel h(0),...,h(m) as comma-separated rationals; only with --kernel level")
     p.add_argument("--max-matrix-m", type=positive("--max-matrix-m", 1, 14), help="build the full matrix for FLINT up to this m, 1..14 (default 12)")
-    p.add_argument("-o", "--output", help="write a rank certificate ('-' for standard output)")
-    add_json(p, "kernel, m, rank, formula, flint")
+    output_options(p, "write a rank certificate ('-' for standard output)", "kernel, m, rank, formula, flint")
     p.set_defaults(func=run)
 
 

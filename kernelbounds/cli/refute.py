@@ -8,7 +8,7 @@ from math import comb
 
 from ..bits import to_str
 from ..lowerbounds import refutation
-from ._common import VARIANTS, UserError, add_json, emit_json, one_stdout, positive, write_doc
+from ._common import WITNESS_VARIANT, UserError, emit_json, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 MAX_CLAUSES = 3_000_000  # Grassmann-Pluecker clauses of the first solve (Python builds them)
 
@@ -27,15 +27,13 @@ def register(sub) -> None:
         ),
         epilog="exit codes: 0 refuted (and written), 1 the CNF is satisfiable (nothing proved), 2 usage error, missing solver or unwritable file, 4 internal error.\nexample: kernelbounds refute --m 6 --n 3 --rank 3 -o refutation.json",
     )
-    p.add_argument("--m", type=positive("--m", 3, 8), required=True, help="token bits, 3..8")
-    p.add_argument("--n", type=positive("--n", 3, 64), default=3, help="input length, 3..64 (the CNF is the same for every n >= 3; only the witness family changes)")
+    size_options(p, m=(3, 8), n=(3, 64), n_note=" (the CNF is the same for every n >= 3; only the witness family changes)", n_default=3)
     p.add_argument("--rank", type=positive("--rank", 2, 6), required=True, help="the kernel rank r to refute, 2..6")
-    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="which heads the witness family covers (default position-independent)")
+    variant_option(p, WITNESS_VARIANT)
     p.add_argument("--kernel", choices=refutation.KERNELS, default="signed", help="the kernel class the certificate states (default signed: any sign, positive denominators)")
     p.add_argument("--weight", type=positive("--weight", 1, 8), default=2, help="the weight of the candidate queries, 1..8 (default 2)")
     p.add_argument("--fresh", action="store_true", help="run the solver even when a stored proof exists for (m, r)")
-    p.add_argument("-o", "--output", help="write the rank-refutation certificate (format v2) here ('-' for standard output)")
-    add_json(p, "m, n, rank, variant, kernel, refuted, queries, pairs, variables, clauses, proof_lines, witness_inputs, solver, output")
+    output_options(p, "write the rank-refutation certificate (format v2) here ('-' for standard output)", "m, n, rank, variant, kernel, refuted, queries, pairs, variables, clauses, proof_lines, witness_inputs, solver, output")
     p.set_defaults(func=run)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import report
 from ..bounds import KERNELS
-from ._common import VARIANTS, UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span
+from ._common import UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span, variant_option
 
 HELP = """Print lower <= r* <= upper for every m and n in the ranges: the hub's answer
 (kernelbounds.bounds, the same as `bound`, `upper` and the API): the best certified lower
@@ -20,7 +20,7 @@ def register(sub) -> None:
     p = sub.add_parser("table", help="lower <= r* <= upper for ranges of m and n, as markdown, CSV or JSON Lines, with a plot", description=HELP, epilog=EPILOG)
     p.add_argument("--m", type=span("--m", 1, 256), default=range(2, 65), help="A..B with 1 <= A <= B <= 256 (default 2..64)")
     p.add_argument("--n", type=span("--n", 1, 64), default=range(1, 9), help="A..B with 1 <= A <= B <= 64 (default 1..8)")
-    p.add_argument("--variant", choices=VARIANTS, default="position-independent", help="default position-independent")
+    variant_option(p)
     p.add_argument("--kernel", choices=KERNELS, default="nonnegative", help="the kernel class (THEORY L8; as `bound --kernel`; default nonnegative)")
     p.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown", help="markdown (default), csv, or json (JSON Lines, one row per line)")
     p.add_argument("--json", action="store_true", help="the same as --format json (integers >= 2^53 as decimal strings)")

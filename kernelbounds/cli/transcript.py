@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..lowerbounds import transcript
-from ._common import UserError, add_json, emit_json, one_stdout, positive, write_doc
+from ._common import UserError, emit_json, one_stdout, output_options, positive, write_doc
 
 
 def register(sub) -> None:
@@ -17,8 +17,7 @@ def register(sub) -> None:
     )
     p.add_argument("--q", type=positive("--q", 1, 32), required=True, help="independent answers, 1..32 ((s+1)^q <= 10^6)")
     p.add_argument("--s", type=positive("--s", 1, 64), required=True, help="answer range {0..s}, 1..64")
-    p.add_argument("-o", "--output", help="write the transcript certificate here ('-' for standard output)")
-    add_json(p, "q, s, m, n, answer_vectors, bits")
+    output_options(p, "write the transcript certificate here ('-' for standard output)", "q, s, m, n, answer_vectors, bits")
     p.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ import sys
 from ..upperbounds import levelfamily
 from ..upperbounds.search import MAX_CLASSES, Refused
 from ..upperbounds import search as upper_search
-from ._common import UserError, add_json, certificates_option, emit_json, one_stdout, positive, write_doc
+from ._common import UserError, add_json, certificates_option, emit_json, one_stdout, size_options, write_doc
 
 
 def register(sub) -> None:
@@ -18,8 +18,7 @@ def register(sub) -> None:
         description="Print the best certified upper bound on r*(m, n) with any features and with nonnegative features, as `bound` and kb.upper give it (kernelbounds.bounds), and write its certificate. With --search, search the U4 level families now (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; print the least rank found per family and write the best as a level-family certificate (format v2).",
         epilog="exit codes: 0 success, 1 (--search) no level family solves (m, n), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds upper --m 12 --n 3 --nonnegative -o u.json\nexample: kernelbounds upper --m 12 --n 3 --search --prove-minimal --json",
     )
-    p.add_argument("--m", type=positive("--m", 1, 64), required=True, help="token bits, 1..64 (--search: C(m+n, n) <= 20,000 level classes)")
-    p.add_argument("--n", type=positive("--n", 1, 64), required=True, help="input length, 1..64 (--search: 2..8)")
+    size_options(p, m=(1, 64), n=(1, 64), m_note=" (--search: C(m+n, n) <= 20,000 level classes)", n_note=" (--search: 2..8)")
     p.add_argument("--search", action="store_true", help="search the U4 level families now instead of answering from the certified results")
     p.add_argument("--basis", choices=["subset", "complement", "best"], default="best", help="--search: feature basis (default: the better of both)")
     p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="--search: readout F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")

@@ -2,6 +2,7 @@
 the extreme-class-input reduction, and the two v2 checker rules."""
 
 import copy
+import functools
 import time
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.upperbounds import rankone as farkas
 from kernelbounds.upperbounds import generalheads, headsearch
-from kernelbounds.certificate import canonical_json
+from kernelbounds.certificate import canonical_json, header
 from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.upperbounds.generalheads import ExplicitHead, target, worst_error
 
@@ -132,6 +133,58 @@ def test_farkas_rejects_nonpositive_multipliers_duplicates_and_version_1():
     wrong = copy.deepcopy(doc)
     wrong["claims"]["lower_bound"] = 3
     assert verdict(wrong).code == 1
+
+
+@functools.cache
+def _m4_multipliers():
+    return farkas.farkas(4, 3).multipliers
+
+
+@st.composite
+def farkas_rows(draw):
+    """(m, n, rows (input, side, y)) for a rank-one-infeasible file: either random distinct
+    rows at m <= 3 (each input on one side, or on both with one multiplier, so that every
+    u cancels and F3 decides), or the m = 4, n = 3 Farkas rows scaled, one multiplier
+    perhaps raised by one."""
+    if draw(st.booleans()):
+        rows = _m4_multipliers()
+        scale, bump = draw(st.integers(1, 5)), draw(st.integers(-len(rows), len(rows) - 1))  # bump < 0: none
+        rows = [(x, side, y * scale + (i == bump)) for i, (x, side, y) in enumerate(rows)]
+        return 4, 3, rows
+    m, n = draw(st.integers(1, 3)), draw(st.integers(2, 4))
+    token = st.integers(0, (1 << m) - 1)
+    others = st.lists(token, min_size=n - 1, max_size=n - 1).map(lambda o: tuple(sorted(o)))
+    inputs = draw(st.lists(st.tuples(token, others), min_size=1, max_size=6, unique=True))
+    both = draw(st.booleans())
+    rows = []
+    for x in inputs:
+        y = draw(st.integers(1, 4))
+        rows += [(x, side, y) for side in (("lower", "upper") if both else (draw(st.sampled_from(("lower", "upper"))),))]
+    return m, n, rows
+
+
+@settings(max_examples=80, deadline=None)
+@given(farkas_rows())
+def test_checker_and_generator_combine_farkas_rows_alike(drawn):
+    """The checker's rule (its own copy of the combination, kept independent) and
+    farkas.combination agree on random rows: the file is valid iff the generator's
+    combination is 0 on every u and <= 0 on every psi; otherwise the checker names the
+    generator's first nonzero u coefficient, or else its first positive psi coefficient."""
+    m, n, rows = drawn
+    psi, u = farkas.combination(m, rows)
+    tok = lambda z: generalheads.token_string(z, m)  # noqa: E731
+    lines = [{"query": tok(q), "others": [tok(z) for z in others], "side": side, "multiplier": y} for (q, others), side, y in rows]
+    v = verdict(header("rank-one-infeasible", version=2) | {"m": m, "n": n, "positions": "all", "inequalities": lines, "claims": {"lower_bound": 2}})
+    bad_u = sorted((key, c) for key, c in u.items() if c != 0)
+    bad_psi = sorted((z, c) for z, c in psi.items() if c > 0)
+    if bad_u:
+        (q, z), c = bad_u[0]
+        assert v.code == 1 and f"coefficient on u(q={q}, z={z}) is {c}, not 0" in v.reason, v.render()
+    elif bad_psi:
+        z, c = bad_psi[0]
+        assert v.code == 1 and f"coefficient on psi(z={z}) is {c} > 0" in v.reason, v.render()
+    else:
+        assert v.code == 0, v.render()
 
 
 def _head_doc():
