@@ -154,7 +154,7 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
     details = assemble.summary(lb)
 
     def listed_doc() -> dict:
-        too_large = listed_witness_too_large(m, n, details["witness_inputs"])
+        too_large = _listed_witness_too_large(m, n, details["witness_inputs"])
         if too_large:
             raise ValueError(too_large)
         return assemble.certificate(lb, listed=True)
@@ -162,7 +162,7 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
     return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
 
 
-def listed_witness_too_large(m: int, n: int, inputs: int) -> str | None:
+def _listed_witness_too_large(m: int, n: int, inputs: int) -> str | None:
     """Why a certificate listing `inputs` inputs of length n over {0,1}^m is refused before it
     is built (one line), or None: the checker reads at most max_list listed items and
     max_file_bytes bytes (each token takes at least m + 3 bytes of JSON)."""

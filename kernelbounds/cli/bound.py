@@ -105,7 +105,7 @@ def run_witness(args) -> int:
     if w is None:
         print(f"kernelbounds: no candidate code certifies r >= {args.target_rank} at m = {args.m}, n = {args.n}", file=sys.stderr)
         return 1
-    too_large = api.listed_witness_too_large(args.m, args.n, w.witness_inputs)
+    too_large = api._listed_witness_too_large(args.m, args.n, w.witness_inputs)
     if too_large:  # refuse before building it (the checker would refuse the file too)
         print(f"kernelbounds: {too_large}", file=sys.stderr)
         return 3

@@ -4,6 +4,8 @@ written as LRAT in a `rank-refutation` certificate (format v2)."""
 
 from __future__ import annotations
 
+import sys
+
 from math import comb
 
 from ..bits import to_str
@@ -25,7 +27,7 @@ def register(sub) -> None:
             "positive denominators (kernel of any sign) solves the witness family, so r* >= r + 1. The "
             "solver only proposes: the checker rebuilds the CNF and replays the proof."
         ),
-        epilog="exit codes: 0 refuted (and written), 1 the CNF is satisfiable (nothing proved), 2 usage error, missing solver or unwritable file, 4 internal error.\nexample: kernelbounds refute --m 6 --n 3 --rank 3 -o refutation.json",
+        epilog="exit codes: 0 refuted (and written), 1 the CNF is satisfiable (nothing proved), 2 usage error, missing solver or unwritable file, 3 the time limit passed (nothing proved), 4 internal error.\nexample: kernelbounds refute --m 6 --n 3 --rank 3 -o refutation.json",
     )
     size_options(p, m=(3, 8), n=(3, 64), n_note=" (the CNF is the same for every n >= 3; only the witness family changes)", n_default=3)
     p.add_argument("--rank", type=positive("--rank", 2, 6), required=True, help="the kernel rank r to refute, 2..6")
@@ -33,6 +35,7 @@ def register(sub) -> None:
     p.add_argument("--kernel", choices=refutation.KERNELS, default="signed", help="the kernel class the certificate states (default signed: any sign, positive denominators)")
     p.add_argument("--weight", type=positive("--weight", 1, 8), default=2, help="the weight of the candidate queries, 1..8 (default 2)")
     p.add_argument("--fresh", action="store_true", help="run the solver even when a stored proof exists for (m, r)")
+    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=600, help="seconds for the whole search, 1..86400 (default 600): checked before each CNF is built, a running solver is stopped; exit 3")
     output_options(p, "write the rank-refutation certificate (format v2) here ('-' for standard output)", "m, n, rank, variant, kernel, refuted, queries, pairs, variables, clauses, proof_lines, witness_inputs, solver, output")
     p.set_defaults(func=run)
 
@@ -48,9 +51,12 @@ def run(args) -> int:
         raise UserError(f"the first CNF would have about {size:,} Grassmann-Pluecker clauses, over {MAX_CLAUSES:,}: use a smaller --m, --rank or another --weight")
     log = (lambda s: None) if args.json or args.output == "-" else (lambda s: print(f"  {s}"))
     try:
-        found = refutation.refute(args.m, args.n, args.rank, args.variant, args.kernel, args.weight, use_store=use_store, log=log)
+        found = refutation.refute(args.m, args.n, args.rank, args.variant, args.kernel, args.weight, use_store=use_store, log=log, time_limit=args.time_limit)
     except refutation.SolverMissing as exc:
         raise UserError(str(exc)) from None
+    except refutation.SolverTimeout:
+        print(f"kernelbounds: m = {args.m}, rank {args.rank}: no answer within --time-limit {args.time_limit} s (nothing proved)", file=sys.stderr)
+        return 3
     except ValueError as exc:  # satisfiable: nothing proved
         if args.json:
             emit_json({"m": args.m, "n": args.n, "rank": args.rank, "variant": args.variant, "kernel": args.kernel, "refuted": False, "note": str(exc), "output": None})

@@ -43,6 +43,10 @@ class SolverMissing(RuntimeError):
     pass
 
 
+class SolverTimeout(RuntimeError):
+    """The search's time limit passed before the solver answered (nothing is proved)."""
+
+
 def solver_version() -> str:
     path = shutil.which(SOLVER)
     if path is None:
@@ -57,8 +61,19 @@ class Answer:
     seconds: float
 
 
-def solve(text: str, options: tuple[str, ...] = OPTIONS) -> Answer:
-    """Run CaDiCaL (single-threaded, deterministic for a given version) on a DIMACS text."""
+def _remaining(deadline: float | None) -> float | None:
+    """Seconds left before `deadline` (time.monotonic()); SolverTimeout once it has passed."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise SolverTimeout("the time limit passed before the solver answered")
+    return left
+
+
+def solve(text: str, options: tuple[str, ...] = OPTIONS, deadline: float | None = None) -> Answer:
+    """Run CaDiCaL (single-threaded, deterministic for a given version) on a DIMACS text;
+    SolverTimeout when `deadline` (time.monotonic()) passes first."""
     path = shutil.which(SOLVER)
     if path is None:
         raise SolverMissing("the SAT solver 'cadical' is not installed (Debian: apt-get install -y cadical)")
@@ -66,7 +81,10 @@ def solve(text: str, options: tuple[str, ...] = OPTIONS) -> Answer:
         cnf, proof = Path(tmp) / "f.cnf", Path(tmp) / "f.drat"
         cnf.write_text(text)
         start = time.perf_counter()
-        run = subprocess.run([path, *options, str(cnf), str(proof)], capture_output=True, text=True)
+        try:
+            run = subprocess.run([path, *options, str(cnf), str(proof)], capture_output=True, text=True, timeout=_remaining(deadline))
+        except subprocess.TimeoutExpired:  # subprocess.run has killed the solver
+            raise SolverTimeout("the time limit passed before the solver answered") from None
         seconds = time.perf_counter() - start
         if run.returncode == 10:
             return Answer(False, [], seconds)
@@ -91,11 +109,12 @@ def useful_pairs(m: int, queries, r: int) -> list[tuple[int, int]]:
     return [best[p] for p in sorted(best)]
 
 
-def is_unsat(queries, pairs, r: int) -> Answer:
-    return solve(dimacs(encode(queries, pairs, r)))
+def is_unsat(queries, pairs, r: int, deadline: float | None = None) -> Answer:
+    _remaining(deadline)  # no encoding once the time is up
+    return solve(dimacs(encode(queries, pairs, r)), deadline=deadline)
 
 
-def shrink(m: int, r: int, queries, pairs, log=None) -> tuple[list[int], list[tuple[int, int]], int]:
+def shrink(m: int, r: int, queries, pairs, log=None, deadline: float | None = None) -> tuple[list[int], list[tuple[int, int]], int]:
     """Greedy deletion: drop each query (then each pair) whose removal keeps the CNF UNSAT,
     in order; returns (queries, pairs, solver calls).  Deterministic for a given solver."""
     queries, pairs, calls = list(queries), list(pairs), 0
@@ -105,31 +124,34 @@ def shrink(m: int, r: int, queries, pairs, log=None) -> tuple[list[int], list[tu
             break
         keep = [(a, b) for a, b in pairs if sum(1 for x in pattern(trial, a, b) if x) >= r + 1]
         calls += 1
-        if is_unsat(trial, keep, r).unsat:
+        if is_unsat(trial, keep, r, deadline).unsat:
             queries, pairs = trial, keep
             if log:
                 log(f"dropped query {to_str(q, m)}: {len(queries)} queries, {len(pairs)} pairs")
     for pair in list(pairs):
         trial = [p for p in pairs if p != pair]
         calls += 1
-        if is_unsat(queries, trial, r).unsat:
+        if is_unsat(queries, trial, r, deadline).unsat:
             pairs = trial
     return queries, pairs, calls
 
 
-def search(m: int, r: int, weight: int = 2, log=None) -> dict:
+def search(m: int, r: int, weight: int = 2, log=None, time_limit: float | None = None) -> dict:
     """Solve on the weight-`weight` queries with one pair per pattern class, shrink, and
-    re-solve the core for its proof: the stored record of (m, r)."""
+    re-solve the core for its proof: the stored record of (m, r).  SolverTimeout when
+    `time_limit` seconds pass first (checked before each encoding; a solver call running
+    then is killed)."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     queries = weight_queries(m, weight)
     pairs = useful_pairs(m, queries, r)
-    first = is_unsat(queries, pairs, r)
+    first = is_unsat(queries, pairs, r, deadline)
     if not first.unsat:
         raise ValueError(f"rank {r} at m = {m} is not refuted by the weight-{weight} queries (the CNF is satisfiable)")
-    queries, pairs, calls = shrink(m, r, queries, pairs, log)
+    queries, pairs, calls = shrink(m, r, queries, pairs, log, deadline)
     enc = encode(queries, pairs, r)
     best = None
     for options in FINAL_OPTIONS:
-        final = solve(dimacs(enc), options)
+        final = solve(dimacs(enc), options, deadline)
         proof = trim(enc.variables, enc.clauses, final.proof)
         size = sum(len(line) + 1 for line in proof)
         if log:
@@ -229,12 +251,13 @@ def from_record(rec: dict, n: int, variant: str, kernel: str = "signed") -> Refu
     )
 
 
-def refute(m: int, n: int, r: int, variant: str = "position-independent", kernel: str = "signed", weight: int = 2, use_store: bool = True, log=None) -> Refutation:
+def refute(m: int, n: int, r: int, variant: str = "position-independent", kernel: str = "signed", weight: int = 2, use_store: bool = True, log=None,
+           time_limit: float | None = None) -> Refutation:
     """The stored core and proof for (m, r) when present (and `use_store`), else a fresh
-    search with the solver."""
+    search with the solver (SolverTimeout after `time_limit` seconds)."""
     rec = stored(m, r) if use_store else None
     if rec is None:
-        rec = search(m, r, weight, log)
+        rec = search(m, r, weight, log, time_limit)
     return from_record(rec, n, variant, kernel)
 
 

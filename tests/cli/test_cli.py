@@ -169,7 +169,7 @@ def test_a_witness_family_over_the_checker_limits_is_refused_before_it_is_built(
     w = kb.witness(24, 64, 500)
     with pytest.raises(ValueError, match="over the checker's limits"):
         w.to_certificate()
-    assert kb.api.listed_witness_too_large(24, 3, 190) is None
+    assert kb.api._listed_witness_too_large(24, 3, 190) is None
 
 
 def test_table_rows_do_not_depend_on_the_number_of_jobs():

@@ -27,10 +27,12 @@ CHEAP = {
     ("transcript", "s"): 4, ("evaluate", "m"): 3, ("evaluate", "n"): 3, ("table", "dpi"): 60, ("evaluate", "max_seconds"): 10**7,
     ("rank-one", "m"): 4, ("rank-one", "n"): 4, ("general-head", "m"): 3, ("general-head", "n"): 3, ("general-head", "rank"): 2,
     ("general-head", "starts"): 2, ("crossing", "m"): 5, ("crossing", "n"): 4, ("crossing", "time_limit"): 5,
+    ("refute", "m"): 6, ("refute", "rank"): 3, ("refute", "time_limit"): 5,
 }
 # The whole range except where one answer takes many minutes by design (upper's LP search
 # at m > 12, witness searches beyond m = 64).
-SLOW = {("upper", "m"): 12, ("witness", "m"): 64, ("general-head", "m"): 5, ("general-head", "starts"): 20, ("general-head", "rank"): 8}
+SLOW = {("upper", "m"): 12, ("witness", "m"): 64, ("general-head", "m"): 5, ("general-head", "starts"): 20, ("general-head", "rank"): 8,
+        ("refute", "time_limit"): 60}
 FILES = {"output", "plot", "head", "family", "files", "dir"}
 
 

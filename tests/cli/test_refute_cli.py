@@ -35,3 +35,22 @@ def test_refute_bad_requests_give_one_line(args, capsys):
     assert main(["refute", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("kernelbounds: error:")
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical not installed")
+def test_a_search_over_its_time_limit_stops_with_exit_3_and_writes_nothing(tmp_path, capsys):
+    """The fresh m = 6 search builds a 243,751-clause CNF first (seconds): past a 1 s limit
+    the solver is not started, and nothing is written."""
+    out = tmp_path / "r.json"
+    assert main(["refute", "--m", "6", "--rank", "3", "--fresh", "--time-limit", "1", "-o", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nothing proved" in err and not out.exists()
+
+
+def test_a_deadline_in_the_past_stops_before_the_solver():
+    import time
+
+    from kernelbounds.lowerbounds import refutation
+
+    with pytest.raises(refutation.SolverTimeout):
+        refutation.is_unsat([3, 5, 6], [(1, 2)], 2, deadline=time.monotonic() - 1)
