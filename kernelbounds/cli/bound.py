@@ -105,11 +105,12 @@ def run_witness(args) -> int:
     if w is None:
         print(f"kernelbounds: no candidate code certifies r >= {args.target_rank} at m = {args.m}, n = {args.n}", file=sys.stderr)
         return 1
-    too_large = api._listed_witness_too_large(args.m, args.n, w.witness_inputs)
-    if too_large:  # refuse before building it (the checker would refuse the file too)
-        print(f"kernelbounds: {too_large}", file=sys.stderr)
+    try:
+        doc = w.to_certificate()
+    except api._ListedWitnessTooLarge as exc:  # refused before it is built (the checker would refuse the file too)
+        print(f"kernelbounds: {exc}", file=sys.stderr)
         return 3
-    write_doc(w.to_certificate(), args.output)
+    write_doc(doc, args.output)
     if getattr(args, "json", False):
         if args.output != "-":
             emit_json(w.to_json() | {"target_rank": args.target_rank, "output": args.output})

@@ -35,7 +35,7 @@ def register(sub) -> None:
     p.add_argument("--kernel", choices=refutation.KERNELS, default="signed", help="the kernel class the certificate states (default signed: any sign, positive denominators)")
     p.add_argument("--weight", type=positive("--weight", 1, 8), default=2, help="the weight of the candidate queries, 1..8 (default 2)")
     p.add_argument("--fresh", action="store_true", help="run the solver even when a stored proof exists for (m, r)")
-    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=600, help="seconds for the whole search, 1..86400 (default 600): checked before each CNF is built, a running solver is stopped; exit 3")
+    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=600, help="seconds for the whole search, 1..86400 (default 600): checked before each CNF is built and while the proof is trimmed, a running solver is stopped; exit 3")
     output_options(p, "write the rank-refutation certificate (format v2) here ('-' for standard output)", "m, n, rank, variant, kernel, refuted, queries, pairs, variables, clauses, proof_lines, witness_inputs, solver, output")
     p.set_defaults(func=run)
 
@@ -57,7 +57,7 @@ def run(args) -> int:
     except refutation.SolverTimeout:
         print(f"kernelbounds: m = {args.m}, rank {args.rank}: no answer within --time-limit {args.time_limit} s (nothing proved)", file=sys.stderr)
         return 3
-    except ValueError as exc:  # satisfiable: nothing proved
+    except refutation.NotRefuted as exc:  # satisfiable: nothing proved
         if args.json:
             emit_json({"m": args.m, "n": args.n, "rank": args.rank, "variant": args.variant, "kernel": args.kernel, "refuted": False, "note": str(exc), "output": None})
         elif args.output != "-":

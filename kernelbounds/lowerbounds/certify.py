@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..bits import to_str
-from ..certificate import header
+from ..certificate import canonical_json, header
 from .rankbound import RankBound
 from .witness import linear_witness_count, witness_count, witness_family
 
@@ -91,6 +91,15 @@ def certificate(lb: LowerBound, listed: bool = False, kernel: str | None = None)
         claims={"bound": lb.bound, "k": lb.rank.k, "min_product": lb.min_product, "witness_inputs": count},
     )
     return kernel_fields(doc, lb.kernel)
+
+
+def listed_size(lb: LowerBound, kernel: str | None = None) -> int:
+    """The exact byte count of ``canonical_json(certificate(lb, True, kernel))``, without
+    listing the family: the unlisted document plus, for K inputs of n tokens of m bits,
+    the key line `  "inputs": [` and its separator (18 bytes) and K (n (m + 8) + 10) (one
+    token a line at indent 4: `    "0101",`; each input's brackets at indent 3)."""
+    k, n, m = witness_count(lb), lb.n, lb.m
+    return len(canonical_json(certificate(lb, False, kernel))) + 18 + k * (n * (m + 8) + 10)
 
 
 def linear_certificate(lb: LinearLowerBound) -> dict:

@@ -47,6 +47,10 @@ class SolverTimeout(RuntimeError):
     """The search's time limit passed before the solver answered (nothing is proved)."""
 
 
+class NotRefuted(ValueError):
+    """The first CNF is satisfiable: the candidate queries do not refute the rank."""
+
+
 def solver_version() -> str:
     path = shutil.which(SOLVER)
     if path is None:
@@ -138,21 +142,21 @@ def shrink(m: int, r: int, queries, pairs, log=None, deadline: float | None = No
 
 def search(m: int, r: int, weight: int = 2, log=None, time_limit: float | None = None) -> dict:
     """Solve on the weight-`weight` queries with one pair per pattern class, shrink, and
-    re-solve the core for its proof: the stored record of (m, r).  SolverTimeout when
-    `time_limit` seconds pass first (checked before each encoding; a solver call running
-    then is killed)."""
+    re-solve the core for its proof: the stored record of (m, r).  NotRefuted when the first
+    CNF is satisfiable; SolverTimeout when `time_limit` seconds pass first (checked before
+    each encoding and each lemma's trimming; a solver call running then is killed)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     queries = weight_queries(m, weight)
     pairs = useful_pairs(m, queries, r)
     first = is_unsat(queries, pairs, r, deadline)
     if not first.unsat:
-        raise ValueError(f"rank {r} at m = {m} is not refuted by the weight-{weight} queries (the CNF is satisfiable)")
+        raise NotRefuted(f"rank {r} at m = {m} is not refuted by the weight-{weight} queries (the CNF is satisfiable)")
     queries, pairs, calls = shrink(m, r, queries, pairs, log, deadline)
     enc = encode(queries, pairs, r)
     best = None
     for options in FINAL_OPTIONS:
         final = solve(dimacs(enc), options, deadline)
-        proof = trim(enc.variables, enc.clauses, final.proof)
+        proof = trim(enc.variables, enc.clauses, final.proof, tick=lambda: _remaining(deadline))
         size = sum(len(line) + 1 for line in proof)
         if log:
             log(f"core: {len(queries)} queries, {len(pairs)} pairs, {enc.variables} variables, {len(enc.clauses)} clauses; "

@@ -138,10 +138,11 @@ def _order(p: _Propagator, used: set[int], conflict_last: int | None) -> list[in
     return body + ([conflict_last] if conflict_last is not None else [])
 
 
-def trim(variables: int, clauses, proof: list[str]) -> list[str]:
+def trim(variables: int, clauses, proof: list[str], tick=None) -> list[str]:
     """The needed lemmas of a DRAT proof (RUP steps only) as LRAT lines
     ``id lits 0 hints 0``: the formula's clauses are 1..len(clauses) in the given order, the
-    kept lemmas follow consecutively, the last is the empty clause."""
+    kept lemmas follow consecutively, the last is the empty clause.  `tick` (if given) is
+    called before each lemma's check; whatever it raises stops the trimming (a time limit)."""
     p = _Propagator(variables)
     for c in clauses:
         p.add(list(c))
@@ -151,6 +152,8 @@ def trim(variables: int, clauses, proof: list[str]) -> list[str]:
         delete, lits = _lits(line)
         if delete:
             continue
+        if tick is not None:
+            tick()
         order = p.rup_hints(lits)
         if order is None:
             raise ValueError(f"lemma {line!r} is not RUP")

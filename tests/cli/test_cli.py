@@ -169,7 +169,23 @@ def test_a_witness_family_over_the_checker_limits_is_refused_before_it_is_built(
     w = kb.witness(24, 64, 500)
     with pytest.raises(ValueError, match="over the checker's limits"):
         w.to_certificate()
-    assert kb.api._listed_witness_too_large(24, 3, 190) is None
+    assert kb.witness(24, 3, 8).to_certificate()["claims"]["witness_inputs"] == len(kb.witness(24, 3, 8).to_certificate()["witness"]["inputs"])
+
+
+def test_a_witness_file_over_64_mib_is_refused_though_its_tokens_alone_fit(tmp_path, capsys):
+    """38,141 inputs of 64 tokens of m = 24 bits: 62.9 MiB of token characters, but 74.9 MiB
+    of canonical JSON (one token a line, indented), which the checker refuses: exit 3, no file.
+    At r >= 125 the file (65,376,889 bytes, which the checker accepts) is under the limit."""
+    import kernelbounds as kb
+    from kernelbounds.lowerbounds.assemble import smallest_witness
+
+    out = tmp_path / "w.json"
+    assert main(["witness", "--m", "24", "--n", "64", "--target-rank", "137", "-o", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "38141 inputs" in err and not out.exists()
+    with pytest.raises(ValueError, match="over the checker's limits"):
+        kb.witness(24, 64, 137).to_certificate()
+    assert kb.api._listed_witness_too_large(smallest_witness(24, 64, 125)) is None
 
 
 def test_table_rows_do_not_depend_on_the_number_of_jobs():

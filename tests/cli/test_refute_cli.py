@@ -54,3 +54,36 @@ def test_a_deadline_in_the_past_stops_before_the_solver():
 
     with pytest.raises(refutation.SolverTimeout):
         refutation.is_unsat([3, 5, 6], [(1, 2)], 2, deadline=time.monotonic() - 1)
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical not installed")
+def test_the_time_limit_also_stops_the_proof_trimming(monkeypatch, tmp_path, capsys):
+    """The m = 5 search solves in a fraction of a second; with each lemma's RUP check slowed
+    to 0.5 s its first trimming (36 lemmas) would take 18 s: the 2 s limit stops it (exit 3,
+    nothing written) long before that."""
+    import time
+
+    from kernelbounds.lowerbounds import trimming
+
+    slow = trimming._Propagator.rup_hints
+    monkeypatch.setattr(trimming._Propagator, "rup_hints", lambda self, lits: (time.sleep(0.5), slow(self, lits))[1])
+    out = tmp_path / "r.json"
+    start = time.monotonic()
+    assert main(["refute", "--m", "5", "--rank", "2", "--fresh", "--time-limit", "2", "-o", str(out)]) == 3
+    assert time.monotonic() - start < 8 and not out.exists()
+    assert "nothing proved" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical not installed")
+def test_a_failure_after_the_solver_is_an_internal_error_not_satisfiable(monkeypatch, capsys):
+    """Exit 1 means the CNF is satisfiable: a generator failure on an UNSAT answer (here the
+    trimming rejecting a lemma) is exit 4, and --json does not report refuted: false."""
+    from kernelbounds.lowerbounds import refutation
+
+    def broken(variables, clauses, proof, *args, **kwargs):
+        raise ValueError("lemma '1 0' is not RUP")
+
+    monkeypatch.setattr(refutation, "trim", broken)
+    assert main(["refute", "--m", "5", "--rank", "2", "--fresh", "--json"]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == "" and "internal error" in captured.err

@@ -195,3 +195,12 @@ def test_linear_certificates_check_and_resist_tampering():
     bad = copy.deepcopy(doc)
     bad["schedules"][0] = {"gap": 6, "levels": [0, 6]}  # d_min = 8 guarantees gaps >= 4 only
     assert verdict(bad).code == 1 and verdict(bad).pointer == "/schedules/0/gap"
+
+
+@pytest.mark.parametrize("m, n, target, variant", [(24, 3, 8, "position-independent"), (24, 4, 8, "position-dependent"), (16, 5, 10, "position-dependent"), (24, 6, 20, "position-independent")])
+def test_listed_size_is_the_listed_certificate_s_exact_byte_count(m, n, target, variant):
+    from kernelbounds.certificate import canonical_json
+    from kernelbounds.lowerbounds.certify import listed_size
+
+    lb = smallest_witness(m, n, target, variant)
+    assert listed_size(lb) == len(canonical_json(certificate(lb, listed=True)).encode())
