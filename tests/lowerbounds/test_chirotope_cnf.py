@@ -70,3 +70,16 @@ def test_stored_m5_core_is_what_the_solver_finds_now():
         pytest.skip("another CaDiCaL version: its proof may differ")
     fresh = refutation.search(5, 2)
     assert json.dumps(fresh, sort_keys=True) == json.dumps(rec, sort_keys=True)
+
+
+@pytest.mark.skipif(not HAVE_CADICAL, reason="cadical not installed")
+def test_the_checker_accepts_the_installed_solvers_raw_drat_proof():
+    """The committed m = 5 core with the DRAT proof (deletions included) that the installed
+    CaDiCaL writes now, untrimmed: the checker's DRAT-RUP route accepts it."""
+    from kernelbounds.checker import check_bytes
+
+    doc = json.loads((ROOT / "certificates" / "refutation-position-independent-m05-n3-r2.json").read_text())
+    ref = refutation.refute(5, 3, 2)
+    doc["proof"] = {"format": "drat-rup", "steps": refutation.solve(chirotope.dimacs(ref.encoding)).proof}
+    v = check_bytes(canonical_json(doc).encode(), "drat", guard=False)
+    assert v.ok and v.claim["value"] == 3, v.render()
