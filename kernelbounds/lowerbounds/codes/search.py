@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from math import comb
 
-from ortools.sat.python import cp_model
-
 from ...bits import tokens_of_weight
 from . import Code
 
@@ -20,6 +18,8 @@ DETERMINISTIC_SECONDS = 2.0
 
 
 def max_code(m: int, w: int, lam: int, budget: float = DETERMINISTIC_SECONDS) -> Code:
+    from ortools.sat.python import cp_model  # 0.2 s to import (with pandas): only when a search runs
+
     if comb(m, w) > MAX_VERTICES:
         raise ValueError(f"C({m},{w}) = {comb(m, w)} vertices is over the limit {MAX_VERTICES}")
 
