@@ -27,13 +27,13 @@ def test_oracle_accepts_every_committed_refutation():
 
 
 def test_fast_sample_has_no_false_accept_and_no_crash():
-    """A deterministic sample of 250 mutants (checked in-process, guards off): the checker
-    never accepts what the oracle rejects, and never fails internally (no exit 4, no
-    exception from kb.check)."""
-    res = campaign(fast=True, sample=250, bases=FAST, guard=False)
+    """A deterministic sample of 150 mutants (checked in-process, guards off; the slow
+    suite runs the full campaign): the checker never accepts what the oracle rejects, and
+    never fails internally (no exit 4, no exception from kb.check)."""
+    res = campaign(fast=True, sample=150, bases=FAST, guard=False)
     assert res["false_accepts"] == [], _summary(res)
     assert res["crashes"] == [], _summary(res)
-    assert res["inputs"] == 250
+    assert res["inputs"] == 150
     assert res["oracle"].get("valid", 0) >= len(FAST)
 
 

@@ -54,6 +54,7 @@ def test_tiny_instance_certified_bound_is_3():
     assert witness_count(lb) == len(THREE_DISJOINT.family()) == 15
 
 
+@pytest.mark.slow  # about 15 s of nonlinear real arithmetic in z3
 def test_no_rank_2_head_solves_the_tiny_family():
     solver, *_ = head_query(THREE_DISJOINT, 2)
     solver.set("timeout", 300_000)
