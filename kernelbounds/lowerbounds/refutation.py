@@ -55,7 +55,7 @@ def solver_version() -> str:
     path = shutil.which(SOLVER)
     if path is None:
         raise SolverMissing("the SAT solver 'cadical' is not installed (Debian: apt-get install -y cadical)")
-    return subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run([path, "--version"], capture_output=True, text=True, check=True, timeout=60).stdout.strip()
 
 
 @dataclass
