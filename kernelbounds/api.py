@@ -154,32 +154,14 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
     details = assemble.summary(lb)
 
     def listed_doc() -> dict:
-        too_large = _listed_witness_too_large(lb)
-        if too_large:
-            raise _ListedWitnessTooLarge(too_large)
+        from .lowerbounds.certify import ListedTooLarge, listed_refusal
+
+        refusal = listed_refusal(lb)  # before the family is built
+        if refusal:
+            raise ListedTooLarge(refusal)
         return assemble.certificate(lb, listed=True)
 
     return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
-
-
-class _ListedWitnessTooLarge(ValueError):
-    """A witness certificate whose listed family is over the checker's limits, refused
-    before the family is built."""
-
-
-def _listed_witness_too_large(lb) -> str | None:
-    """Why the certificate listing lb's witness family is refused before it is built (one
-    line), or None: the checker reads at most max_list listed items and max_file_bytes
-    bytes, and the file's exact size is known in advance (certify.listed_size)."""
-    from .checker import Limits
-    from .lowerbounds.certify import listed_size
-
-    limits = Limits()
-    inputs, size = lb.witness_count(), listed_size(lb)
-    if inputs > limits.max_list or size > limits.max_file_bytes:
-        return (f"the witness family has {inputs} inputs of length {lb.n} (a {size}-byte file), over the checker's limits "
-                f"of {limits.max_list} listed items and {limits.max_file_bytes} bytes: `kernelbounds bound -o` writes the compact form")
-    return None
 
 
 @dataclass(frozen=True)

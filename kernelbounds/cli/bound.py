@@ -99,6 +99,7 @@ def run_bound(args) -> int:
 
 def run_witness(args) -> int:
     from .. import api
+    from ..lowerbounds.certify import ListedTooLarge
 
     one_stdout(args)
     w = api.witness(args.m, args.n, args.target_rank, args.variant)
@@ -107,7 +108,7 @@ def run_witness(args) -> int:
         return 1
     try:
         doc = w.to_certificate()
-    except api._ListedWitnessTooLarge as exc:  # refused before it is built (the checker would refuse the file too)
+    except ListedTooLarge as exc:  # refused before it is built (the checker would refuse the file too)
         print(f"kernelbounds: {exc}", file=sys.stderr)
         return 3
     write_doc(doc, args.output)

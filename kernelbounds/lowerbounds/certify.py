@@ -102,6 +102,25 @@ def listed_size(lb: LowerBound, kernel: str | None = None) -> int:
     return len(canonical_json(certificate(lb, False, kernel))) + 18 + k * (n * (m + 8) + 10)
 
 
+class ListedTooLarge(ValueError):
+    """A certificate whose listed witness family is over the checker's limits, refused
+    before the family is built."""
+
+
+def listed_refusal(lb: LowerBound) -> str | None:
+    """Why the certificate listing lb's witness family is refused before it is built (one
+    line), or None: the checker reads at most max_list listed items and max_file_bytes
+    bytes, and the file's exact size is known in advance (listed_size)."""
+    from ..checker import Limits
+
+    limits = Limits()
+    inputs, size = witness_count(lb), listed_size(lb)
+    if inputs > limits.max_list or size > limits.max_file_bytes:
+        return (f"the witness family has {inputs} inputs of length {lb.n} (a {size}-byte file), over the checker's limits "
+                f"of {limits.max_list} listed items and {limits.max_file_bytes} bytes: `kernelbounds bound -o` writes the compact form")
+    return None
+
+
 def linear_certificate(lb: LinearLowerBound) -> dict:
     doc = header("lower-bound")
     doc.update(

@@ -178,6 +178,7 @@ def test_a_witness_file_over_64_mib_is_refused_though_its_tokens_alone_fit(tmp_p
     At r >= 125 the file (65,376,889 bytes, which the checker accepts) is under the limit."""
     import kernelbounds as kb
     from kernelbounds.lowerbounds.assemble import smallest_witness
+    from kernelbounds.lowerbounds.certify import listed_refusal
 
     out = tmp_path / "w.json"
     assert main(["witness", "--m", "24", "--n", "64", "--target-rank", "137", "-o", str(out)]) == 3
@@ -185,7 +186,7 @@ def test_a_witness_file_over_64_mib_is_refused_though_its_tokens_alone_fit(tmp_p
     assert len(err.strip().splitlines()) == 1 and "38141 inputs" in err and not out.exists()
     with pytest.raises(ValueError, match="over the checker's limits"):
         kb.witness(24, 64, 137).to_certificate()
-    assert kb.api._listed_witness_too_large(smallest_witness(24, 64, 125)) is None
+    assert listed_refusal(smallest_witness(24, 64, 125)) is None
 
 
 def test_table_rows_do_not_depend_on_the_number_of_jobs():
