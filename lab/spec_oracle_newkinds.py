@@ -208,7 +208,6 @@ def _lemma_lits(lits, nvars, where):
 def replay_lrat_steps(clauses, nvars, steps):
     """LRAT with deletion lines `id d c... 0` (parsed before the integer-only lemma form)."""
     lemmas = []
-    db_del = []
     for i, line in enumerate(steps):
         where = f"/proof/steps/{i}"
         _str(line, where)
@@ -304,7 +303,6 @@ def replay_drat_rup(clauses, nvars, steps):
     for ci, c in enumerate(db):
         for x in c:
             occ.setdefault(x, []).append(ci)
-    units = set()
     if any(len(c) == 0 for c in db):
         return True
     done = False

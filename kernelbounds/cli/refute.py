@@ -5,7 +5,6 @@ written as LRAT in a `rank-refutation` certificate (format v2)."""
 from __future__ import annotations
 
 import sys
-
 from math import comb
 
 from ..bits import to_str

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..upperbounds import levelfamily
-from ..upperbounds.search import MAX_CLASSES, Refused
+from ..upperbounds.search import Refused
 from ..upperbounds import search as upper_search
 from ._common import UserError, add_json, certificates_option, emit_json, one_stdout, size_options, write_doc
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .generalheads import HALF, ExplicitHead, level, target, worst_error
+from .generalheads import HALF, ExplicitHead, level, worst_error
 
 # ---------------------------------------------------------------------------------------
 # Search (THEORY U5): for fixed key features psi, one LP per query; for fixed query

@@ -4,7 +4,6 @@ Usage: python lab/m7/randsearch.py k weights seconds trials seed [fixed queries.
 import os
 import random
 import sys
-import time
 
 from kernelbounds.bits import to_str, from_str
 sys.path.insert(0, os.path.dirname(__file__))

@@ -4,7 +4,7 @@ x_q in R^r for the chosen queries, y_c in R^r per key-pair column (a, b) (a, b d
 suffice), want s_q(c) <x_q, y_c> > 0 on every forced entry.  L-BFGS on a hinge-like loss with
 random restarts; reports the number of violated entries of the best try."""
 import sys
-from itertools import combinations, product
+from itertools import product
 
 import numpy as np
 from scipy.optimize import minimize

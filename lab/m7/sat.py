@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from kernelbounds.bits import from_str, to_str
+from kernelbounds.bits import from_str
 from kernelbounds.lowerbounds.chirotope import Encoding, pattern
 from kernelbounds.lowerbounds.refutation import useful_pairs
 

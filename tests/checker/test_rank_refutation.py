@@ -1,7 +1,6 @@
 """Kind `rank-refutation` (THEORY §2 U7): the checker rebuilds the chirotope CNF and replays
 a clausal proof (LRAT with hints, or DRAT restricted to RUP steps)."""
 
-import copy
 import json
 import shutil
 from itertools import combinations

@@ -128,7 +128,6 @@ def run(args: list[str]) -> tuple[int, str, str]:
 
 def check_answer(args: list[str]) -> None:
     code, out, err = run(args)
-    m = next((int(args[i + 1]) for i, a in enumerate(args[:-1]) if a == "--m" and args[i + 1].isdigit()), None)
     assert code in (0, 1, 2, 3, 5), (args, code, err)
     if code == 2:
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (args, err)
