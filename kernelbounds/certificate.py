@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,12 +31,28 @@ def canonical_json(doc: dict) -> str:
     return json.dumps(doc, sort_keys=True, indent=1, ensure_ascii=True, allow_nan=False) + "\n"
 
 
+def written_through(path: str | os.PathLike) -> bool:
+    """True when path exists and is not a regular file (a symlink, a character or block
+    device, a FIFO, a socket, a folder): such a node is never replaced, it is opened and
+    written in place (docs/cli.md, "Output files"), so `-o /dev/null`, `-o /dev/stdout` or a
+    FIFO work and the node stays what it was."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
 @contextmanager
 def replacing(path: str | os.PathLike) -> Iterator[Path]:
     """A temporary file beside path to write into; when the block succeeds it is synced and
     renamed over path (readers see the old file or the whole new one), else removed.  The
-    one atomic writer of the package: certificates, tables and plots all go through it."""
+    one atomic writer of the package: certificates, tables and plots all go through it.
+    Only a new path or a regular file is replaced: for any other existing node (see
+    written_through) the block writes to path itself, in place, and the node is kept."""
     target = Path(path)
+    if written_through(target):
+        yield target
+        return
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     os.close(fd)

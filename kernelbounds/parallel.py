@@ -16,11 +16,18 @@ fn must be a module-level function and items picklable (Dask workers import fn b
 they need kernelbounds installed).  Every item is submitted, and results are collected in
 item order, so the list is the same whatever the executor: the table over m <= 64, n <= 8
 (the job that can outgrow one machine) gives the same rows on a laptop and on a cluster.
+
+The pool's workers die with the process that started them: on Linux each asks the kernel
+for SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``, through ctypes, as the
+checker's guard does for its child), so a SIGTERM or SIGKILL to ``kernelbounds table
+--jobs 2`` leaves no worker computing on as an orphan.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -31,6 +38,23 @@ R = TypeVar("R")
 
 LOCAL = "local"  # the scheduler "address" that starts a LocalCluster for the call
 CONNECT_SECONDS = 20  # how long to wait for a remote scheduler before giving up
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """In a pool worker: ask for SIGKILL when the parent dies (Linux; elsewhere nothing),
+    and exit at once if the parent is already gone (it died before the request)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 class SchedulerError(RuntimeError):
@@ -60,7 +84,7 @@ def pmap(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None, *, e
     jobs = min(jobs or default_jobs(), len(items))
     if jobs <= 1:
         return [fn(x) for x in items]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         return list(pool.map(fn, items, chunksize=1))
 
 

@@ -97,10 +97,9 @@ def solve_families(fams: list[LevelFamily], m: int, n: int, prove: bool = False,
     jobs = [(fam, m, n, prove) for fam in fams]
     if processes <= 1 or len(jobs) <= 1 or comb(m + n, n) < SMALL_CLASSES:
         return [_solve_job(j) for j in jobs]
-    from concurrent.futures import ProcessPoolExecutor
+    from ...parallel import pmap  # its workers die with this process
 
-    with ProcessPoolExecutor(max_workers=min(processes, len(jobs))) as pool:
-        return list(pool.map(_solve_job, jobs))
+    return pmap(_solve_job, jobs, min(processes, len(jobs)))
 
 
 def best(results: list[Result]) -> Result | None:
