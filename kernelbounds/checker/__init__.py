@@ -167,7 +167,12 @@ def read_input(path: str, limits: Limits) -> bytes:
     Devices, FIFOs, sockets and directories are refused (Malformed) without blocking:
     the file is opened non-blocking and checked with fstat before any read."""
     if path == "-":
-        return _read_bounded(sys.stdin.buffer, limits)
+        if sys.stdin is None:  # started with standard input closed (`<&-`)
+            raise Malformed("", "cannot read standard input: it is closed")
+        try:
+            return _read_bounded(sys.stdin.buffer, limits)
+        except OSError as exc:
+            raise Malformed("", f"cannot read standard input: {exc.strerror or exc}") from None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:

@@ -21,6 +21,7 @@ from .errors import LimitExceeded
 
 MAX_TIME_LIMIT = 10**6  # runtime guard: at most about 11.6 days of CPU time (0 = off)
 MAX_MEMORY_LIMIT = 2**50  # runtime guard: at most 1 PiB of added address space (0 = off)
+MAX_LIMIT = 2**62  # any other limit: a whole number in 0..2^62 (it must fit a C ssize_t, e.g. read(max_file_bytes + 1))
 
 
 @dataclass(frozen=True)
@@ -45,19 +46,33 @@ class Limits:
     time_limit: int = 60  # runtime guard (checker/guard.py): CPU seconds of the check; 0 = off
     memory_limit: int = 2 * 2**30  # runtime guard: bytes of memory the check may add; 0 = off
 
-    def guard_problem(self) -> str | None:
-        """Why the runtime guard cannot run under these limits (one line), or None:
-        ``time_limit`` and ``memory_limit`` must be whole numbers in 0..MAX_TIME_LIMIT
-        seconds and 0..MAX_MEMORY_LIMIT bytes (beyond them the wall-clock backstop
-        overflows ``select`` and the address-space limit overflows ``setrlimit``)."""
-        for name, top, unit, option in (("time_limit", MAX_TIME_LIMIT, " s", "--time-limit"), ("memory_limit", MAX_MEMORY_LIMIT, " bytes", "--memory-limit")):
-            value = getattr(self, name)
+    def __post_init__(self) -> None:
+        """Every field is a whole number (an int, not a bool) in its range, checked at
+        construction (and by with_overrides): ValueError with one line naming the field."""
+        problem = self.problem()
+        if problem:
+            raise ValueError(problem)
+
+    def problem(self) -> str | None:
+        """Why these limits are unusable (one line), or None: each field a whole number in
+        0..MAX_LIMIT; ``time_limit`` and ``memory_limit`` within 0..MAX_TIME_LIMIT seconds and
+        0..MAX_MEMORY_LIMIT bytes (beyond them the wall-clock backstop overflows ``select``
+        and the address-space limit overflows ``setrlimit``)."""
+        guard = {"time_limit": (MAX_TIME_LIMIT, " s", " (--time-limit; 0 switches that limit off)"), "memory_limit": (MAX_MEMORY_LIMIT, " bytes", " (--memory-limit; 0 switches that limit off)")}
+        for f in fields(self):
+            name, value = f.name, getattr(self, f.name)
+            top, unit, option = guard.get(name, (MAX_LIMIT, "", ""))
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"{name} must be a whole number ({option}), not {type(value).__name__} {str(value)[:40]!r}"
+                return f"{name} must be a whole number{option}, not {type(value).__name__} {str(value)[:40]!r}"
             if not 0 <= value <= top:
                 shown = str(value) if len(str(value)) <= 40 else f"a {len(str(value))}-digit number"
-                return f"{name} = {shown}{unit} is outside 0..{top}{unit} ({option}; 0 switches that limit off)"
+                return f"{name} = {shown}{unit} is outside 0..{top}{unit}{option}"
         return None
+
+    def guard_problem(self) -> str | None:
+        """problem() (kept for the front ends: a Limits built around __post_init__, e.g. by
+        object.__setattr__, is still refused before anything runs)."""
+        return self.problem()
 
     def with_overrides(self, **kw) -> Limits:
         known = {f.name for f in fields(self)}

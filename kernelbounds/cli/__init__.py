@@ -3,7 +3,8 @@
 One module per command (or pair of related commands); each has ``register(sub)``,
 which declares its subparser, and a ``run(args) -> int`` returning the exit code.
 Exit codes: 0 success/valid, 1 invalid or failed, 2 usage or malformed input,
-3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input).
+3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input),
+6 the SAT solver's proof is not valid (refute; nothing proved).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import sys
 from .. import __version__
 from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, table, transcript, upper
 from ..bounds import StaleIndex, TheoryContradicted
-from ._common import CONTRADICTION, OneLineParser, UserError
+from ._common import CONTRADICTION, OneLineParser, UserError, os_error, say
 
 EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or malformed input,
-3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input, report it).
+3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input, report it),
+6 the SAT solver's proof is not valid (refute: it claimed UNSAT; nothing proved, nothing written).
 Every command takes --json (one JSON object, or JSON Lines for streams; integers >= 2^53 as
 decimal strings) and '-' for standard input/output wherever it reads or writes a file.
 `kernelbounds COMMAND --help` describes a command; docs/cli.md and docs/api.md (Python API)."""
@@ -37,6 +39,18 @@ def build_parser() -> OneLineParser:
     return parser
 
 
+def quiet_stdout() -> None:
+    """After an OSError: if standard output no longer takes its buffered bytes, point it at
+    /dev/null so that the interpreter's last flush adds no second message."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -48,24 +62,35 @@ def main(argv: list[str] | None = None) -> int:
     quiet = progress.QUIET
     progress.QUIET = quiet or getattr(args, "json", False) or getattr(args, "format", None) == "json"  # machine-readable output: no bars
     try:
-        return args.func(args)
+        code = args.func(args)
+        try:
+            sys.stdout.flush()  # a full or closed standard output is reported here, not at exit
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise UserError(f"cannot write standard output: {exc.strerror or exc}") from None
+        return code
     except UserError as exc:
-        print(f"kernelbounds: error: {exc}", file=sys.stderr)
+        say(f"kernelbounds: error: {exc}")
         return 2
     except TheoryContradicted as exc:  # two certified sides disagree: never an answer
-        print(f"kernelbounds: {exc}", file=sys.stderr)
+        say(f"kernelbounds: {exc}")
         return CONTRADICTION
     except StaleIndex as exc:  # the installation's certificate set is inconsistent
-        print(f"kernelbounds: error: {exc}", file=sys.stderr)
+        say(f"kernelbounds: error: {exc}")
         return 4
     except KeyboardInterrupt:
-        print("kernelbounds: interrupted", file=sys.stderr)
+        say("kernelbounds: interrupted")
         return 130
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # the environment's fault (a full disk, a name too long, a closed stream): exit 2
+        quiet_stdout()
+        say(f"kernelbounds: error: {os_error(exc)}")
+        return 2
     except Exception as exc:  # an internal error: one line, exit 4
-        print(f"kernelbounds: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        say(f"kernelbounds: internal error: {type(exc).__name__}: {exc}")
         if os.environ.get("KERNELBOUNDS_DEBUG"):
             raise
         return 4

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from fractions import Fraction
 
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
 from ..checker.limits import parse_overrides
+from ..checker.text import escape
 from ..parallel import LOCAL, SchedulerError, default_jobs
 
 CONTRADICTION = 5  # exit code: an exact check contradicts the theory (THEORY.md)
+INVALID_PROOF = 6  # exit code: the SAT solver claimed UNSAT with a proof that does not show it (refute)
 VARIANTS = ["position-independent", "position-dependent", "causal"]
 
 
@@ -24,6 +27,37 @@ class OneLineParser(argparse.ArgumentParser):
 
 class UserError(Exception):
     """A mistake in the user's request: one clear line, exit code 2."""
+
+
+MAX_SHOWN = 300  # a name or message longer than this is cut in a printed line
+
+
+def one_line(text: object, limit: int = MAX_SHOWN) -> str:
+    """Any text made one printable line for the terminal: the checker's escape (control
+    characters, ESC, newlines, lone surrogates and backslashes escaped: the one escaping
+    routine of the package, kernelbounds.checker.text), cut after `limit` characters."""
+    text = escape(str(text))
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def say(line: str, stream=None) -> None:
+    """Print one line about user-supplied names or strings (errors, warnings) to stderr
+    (or stream), escaped by one_line: a name with ESC or a newline cannot forge a line."""
+    print(escape(line), file=stream or sys.stderr)
+
+
+WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF}  # a failed write to an unnamed stream
+
+
+def os_error(exc: OSError) -> str:
+    """An operating-system error as one line: its reason and the (escaped, shortened) file;
+    a write error that names no file is standard output's (every file a command writes is
+    named: write_doc, the plot)."""
+    if getattr(exc, "filename", None):
+        return f"{exc.strerror or type(exc).__name__}: {one_line(exc.filename, 120)}"
+    if exc.errno in WRITE_ERRORS:
+        return f"cannot write standard output: {exc.strerror}"
+    return str(exc.strerror or exc)
 
 
 def positive(name: str, lo: int = 1, hi: int = 4096):

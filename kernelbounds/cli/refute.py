@@ -9,7 +9,8 @@ from math import comb
 
 from ..bits import to_str
 from ..lowerbounds import refutation
-from ._common import WITNESS_VARIANT, UserError, emit_json, one_stdout, output_options, positive, size_options, variant_option, write_doc
+from ..lowerbounds.trimming import InvalidProof
+from ._common import INVALID_PROOF, WITNESS_VARIANT, UserError, emit_json, one_stdout, output_options, positive, say, size_options, variant_option, write_doc
 
 MAX_CLAUSES = 3_000_000  # Grassmann-Pluecker clauses of the first solve (Python builds them)
 
@@ -26,7 +27,7 @@ def register(sub) -> None:
             "positive denominators (kernel of any sign) solves the witness family, so r* >= r + 1. The "
             "solver only proposes: the checker rebuilds the CNF and replays the proof."
         ),
-        epilog="exit codes: 0 refuted (and written), 1 the CNF is satisfiable (nothing proved), 2 usage error, missing solver or unwritable file, 3 the time limit passed (nothing proved), 4 internal error.\nexample: kernelbounds refute --m 6 --n 3 --rank 3 -o refutation.json",
+        epilog="exit codes: 0 refuted (and written), 1 the CNF is satisfiable (nothing proved), 2 usage error, missing solver or unwritable file, 3 the time limit passed (nothing proved), 4 internal error, 6 the solver's proof is not valid (it claimed UNSAT; nothing proved, nothing written).\nexample: kernelbounds refute --m 6 --n 3 --rank 3 -o refutation.json",
     )
     size_options(p, m=(3, 8), n=(3, 64), n_note=" (the CNF is the same for every n >= 3; only the witness family changes)", n_default=3)
     p.add_argument("--rank", type=positive("--rank", 2, 6), required=True, help="the kernel rank r to refute, 2..6")
@@ -56,6 +57,9 @@ def run(args) -> int:
     except refutation.SolverTimeout:
         print(f"kernelbounds: m = {args.m}, rank {args.rank}: no answer within --time-limit {args.time_limit} s (nothing proved)", file=sys.stderr)
         return 3
+    except InvalidProof as exc:  # the solver claims UNSAT, its proof does not show it: nothing proved, nothing written
+        say(f"kernelbounds: error: the solver's proof is not valid ({exc}); nothing proved, nothing written")
+        return INVALID_PROOF
     except refutation.NotRefuted as exc:  # satisfiable: nothing proved
         if args.json:
             emit_json({"m": args.m, "n": args.n, "rank": args.rank, "variant": args.variant, "kernel": args.kernel, "refuted": False, "note": str(exc), "output": None})

@@ -144,7 +144,8 @@ def search(m: int, r: int, weight: int = 2, log=None, time_limit: float | None =
     """Solve on the weight-`weight` queries with one pair per pattern class, shrink, and
     re-solve the core for its proof: the stored record of (m, r).  NotRefuted when the first
     CNF is satisfiable; SolverTimeout when `time_limit` seconds pass first (checked before
-    each encoding and each lemma's trimming; a solver call running then is killed)."""
+    each encoding and each lemma's trimming; a solver call running then is killed);
+    trimming.InvalidProof when the solver answers UNSAT with a proof that does not show it."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     queries = weight_queries(m, weight)
     pairs = useful_pairs(m, queries, r)

@@ -13,10 +13,23 @@ result; nothing here is trusted.
 from __future__ import annotations
 
 
+class InvalidProof(ValueError):
+    """The solver's proof is not a valid RUP proof of the formula: a line that is not a
+    clause, a lemma that is not RUP, or no empty clause.  The solver answered UNSAT but its
+    proof does not show it, so nothing is proved (the CLI's exit 6)."""
+
+
 def _lits(line: str) -> tuple[bool, list[int]]:
     words = line.split()
-    delete = words[0] == "d"
-    return delete, [int(w) for w in (words[1:] if delete else words)[:-1]]
+    delete = bool(words) and words[0] == "d"
+    body = words[1:] if delete else words
+    try:
+        lits = [int(w) for w in body]
+    except ValueError:
+        raise InvalidProof(f"a proof line is not a clause: {line[:40]!r}") from None
+    if not lits or lits[-1] != 0 or 0 in lits[:-1]:
+        raise InvalidProof(f"a proof line does not end with its only 0: {line[:40]!r}")
+    return delete, lits[:-1]
 
 
 class _Propagator:
@@ -156,14 +169,14 @@ def trim(variables: int, clauses, proof: list[str], tick=None) -> list[str]:
             tick()
         order = p.rup_hints(lits)
         if order is None:
-            raise ValueError(f"lemma {line!r} is not RUP")
+            raise InvalidProof(f"lemma {line[:40]!r} is not RUP")
         lemmas.append(lits)
         hints.append(order)
         if not lits:
             break
         p.add(lits)
     else:
-        raise ValueError("the proof does not derive the empty clause")
+        raise InvalidProof("the proof does not derive the empty clause")
     needed = {base + len(lemmas) - 1}
     for i in range(len(lemmas) - 1, -1, -1):
         if base + i in needed:
