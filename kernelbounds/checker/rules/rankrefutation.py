@@ -54,9 +54,20 @@ def cnf_sizes(k: int, r: int, pairs: int) -> tuple[int, int, int]:
     return 1 + relations + cramer, 1 + 6 * relations + (r + 1) * cramer, 1 + 36 * relations + (r + 1) ** 2 * cramer
 
 
+def cnf_work(k: int, r: int, pairs: int) -> int:
+    """Building the CNF (build_cnf), by its measured cost: per relation clause 80 + 3 r^2
+    units (six sorted r-tuples and their parities per relation, the clause, its frozenset:
+    4-11 us measured at r = 2..6), per Cramer clause 40 + 4 (r + 1)^2 (r + 1 slices of an
+    (r+1)-tuple), 40 per variable."""
+    if not 2 <= r <= k:
+        return 0
+    relations, cramer = 16 * comb(k, r - 2) * comb(k - r + 2, 4), 2 * pairs * comb(k, r + 1)
+    return relations * (80 + 3 * r * r) + cramer * (40 + 4 * (r + 1) ** 2) + 40 * comb(k, r)
+
+
 def work(doc: Node, limits: Limits) -> int:
-    """CNF construction (8 units per literal) + the replay's worst case (clausal.replay_work)
-    + the witness family."""
+    """CNF construction (cnf_work) + the replay's worst case (clausal.replay_work or
+    clausal.lrat_work) + the witness family."""
     doc.obj(FIELDS)
     m = doc["m"].int(1, limit=min(limits.max_m, MAX_M))
     n = doc["n"].int(3, limit=limits.max_n)
@@ -81,7 +92,7 @@ def work(doc: Node, limits: Limits) -> int:
         replay = clausal.lrat_work(sizes, max(6, r + 1), words)
     else:
         replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words)])
-    return 40 * variables + 8 * sizes[1] + replay + pairs * k * (8 * m + family_work(n))
+    return cnf_work(k, r, pairs) + replay + pairs * k * (8 * m + family_work(n))
 
 
 def _parity(tup: tuple[int, ...]) -> int:
