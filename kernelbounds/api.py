@@ -19,7 +19,7 @@ from functools import lru_cache
 from fractions import Fraction
 from pathlib import Path
 
-from . import bits
+from . import arguments, bits
 from .bounds import StaleIndex, TheoryContradicted
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
@@ -135,15 +135,24 @@ def bound(m: int, n: int, variant: str = "position-independent", certificates: s
     """
     from .bounds import bounds
 
+    certificates = arguments.bound_args(m, n, variant, kernel, certificates)
     return _bound_of(bounds(m, n, variant, certificates, kernel))
 
 
-@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
 def witness(m: int, n: int, target_rank: int, variant: str = "position-independent") -> Bound | None:
     """The smallest explicit witness family certifying r >= target_rank (as `kernelbounds
     witness`); its certificate lists the inputs.  None if no candidate code reaches it.
     The other fields are the hub's answer at (m, n) except lower, code and its fields,
     which describe this witness family."""
+    arguments.whole("m", m, *arguments.WITNESS_M)
+    arguments.whole("n", n, *arguments.WITNESS_N)
+    arguments.whole("target_rank", target_rank, *arguments.TARGET_RANK)
+    arguments.choice("variant", variant, arguments.VARIANTS)
+    return _witness(m, n, target_rank, variant)
+
+
+@lru_cache(maxsize=128)  # pure and deterministic; results are frozen
+def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
     from .bounds import bounds
     from .lowerbounds import assemble
 
@@ -207,6 +216,9 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
     """
     from .bounds import bounds
 
+    certificates = arguments.bound_args(m, n, "position-independent", "nonnegative", certificates, arguments.UPPER_M)
+    if not isinstance(nonnegative, bool):
+        raise ValueError(f"nonnegative must be True or False, not {type(nonnegative).__name__}")
     a = bounds(m, n, certificates=certificates)
     s = a.upper_nonnegative if nonnegative else a.upper
     return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s.least_of_family, s)

@@ -15,13 +15,14 @@ import os
 import sys
 
 from . import bounded, check_file, worst_code
-from .limits import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT, parse_overrides
+from .limits import DIGITS, MAX_MEMORY_LIMIT, MAX_TIME_LIMIT, parse_overrides
+from .text import escape
 from .errors import CODE_NAMES
 
 
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {escape(message)} (see {self.prog} --help)\n")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,10 +39,9 @@ _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 def _seconds(text: str) -> int:
     """--time-limit: whole seconds >= 0 (RLIMIT_CPU counts whole seconds)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected whole seconds, got {text!r}") from None
+    if not DIGITS.fullmatch(text):  # ASCII digits only, as every integer option
+        raise argparse.ArgumentTypeError(f"expected whole seconds (ASCII digits), got {escape(repr(text[:40]))}")
+    value = int(text)
     if not 0 <= value <= MAX_TIME_LIMIT:
         raise argparse.ArgumentTypeError(f"must be 0..{MAX_TIME_LIMIT} seconds (0 = off), got {text[:40]!r}")
     return value
@@ -51,10 +51,10 @@ def _bytes(text: str) -> int:
     """--memory-limit: bytes, or a number with K, M or G (binary units; GiB etc. also read)."""
     body = text.strip().upper().removesuffix("IB").removesuffix("B")
     unit = body[-1:] if body[-1:] in "KMG" and body[-1:] else ""
-    try:
-        value = int(body[: len(body) - len(unit)]) * _UNITS[unit]
-    except (ValueError, KeyError):
-        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 512M or 1000000, got {text!r}") from None
+    number = body[: len(body) - len(unit)]
+    if not DIGITS.fullmatch(number):
+        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 512M or 1000000 (ASCII digits), got {escape(repr(text[:40]))}")
+    value = int(number) * _UNITS[unit]
     if not 0 <= value <= MAX_MEMORY_LIMIT:
         raise argparse.ArgumentTypeError(f"must be 0..{MAX_MEMORY_LIMIT} bytes (1 PiB; 0 = off), got {text[:40]!r}")
     return value

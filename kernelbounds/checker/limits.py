@@ -13,6 +13,7 @@ about 3x at the large sizes, never under-estimate by more than the timing noise)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from math import comb, isqrt
 
@@ -21,6 +22,7 @@ from .errors import LimitExceeded
 
 MAX_TIME_LIMIT = 10**6  # runtime guard: at most about 11.6 days of CPU time (0 = off)
 MAX_MEMORY_LIMIT = 2**50  # runtime guard: at most 1 PiB of added address space (0 = off)
+DIGITS = re.compile(r"-?[0-9]+")  # an override's value: ASCII decimal digits
 MAX_LIMIT = 2**62  # any other limit: a whole number in 0..2^62 (it must fit a C ssize_t, e.g. read(max_file_bytes + 1))
 
 
@@ -132,12 +134,9 @@ def parse_overrides(items: list[str], base: Limits | None = None) -> Limits:
     overrides = {}
     for item in items:
         name, sep, value = item.partition("=")
-        try:
-            overrides[name] = int(value)
-        except ValueError:
-            sep = ""
-        if not sep:
-            raise ValueError(f"expected NAME=INTEGER, got {item!r}")
+        if not (sep and DIGITS.fullmatch(value)):  # ASCII digits only: int() would also take '1_0', '٦', '６'
+            raise ValueError(f"expected NAME=INTEGER (ASCII digits), got {item[:60]!r}")
+        overrides[name] = int(value)
         if overrides[name] < 0:
             raise ValueError(f"{name} must be >= 0")
     return (base or Limits()).with_overrides(**overrides)

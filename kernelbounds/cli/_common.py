@@ -7,6 +7,7 @@ import errno
 import sys
 from fractions import Fraction
 
+from ..arguments import ascii_integer
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
 from ..checker.limits import parse_overrides
@@ -22,7 +23,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr and exit code 2."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {escape(message)} (see {self.prog} --help)\n")
 
 
 class UserError(Exception):
@@ -64,10 +65,9 @@ def positive(name: str, lo: int = 1, hi: int = 4096):
     """An argparse type: an integer in [lo, hi]."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        value = ascii_integer(text)
+        if value is None:  # ASCII decimal digits only: int() would also take '1_0', '٦', '６'
+            raise argparse.ArgumentTypeError(f"{name} must be an integer (ASCII digits), got {one_line(repr(text), 80)}")
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, got {value}")
         return value
@@ -81,12 +81,9 @@ def span(name: str, lo: int, hi: int):
 
     def parse(text: str) -> range:
         parts = text.split("..")
-        try:
-            a, b = (int(parts[0]), int(parts[-1])) if len(parts) <= 2 else (None, None)
-        except ValueError:
-            a = b = None
-        if a is None or not lo <= a <= b <= hi:
-            raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi}, got {text!r}")
+        a, b = (ascii_integer(parts[0]), ascii_integer(parts[-1])) if len(parts) <= 2 else (None, None)
+        if a is None or b is None or not lo <= a <= b <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi} (ASCII digits), got {one_line(repr(text), 80)}")
         return range(a, b + 1)
 
     parse.bounds = (lo, hi)

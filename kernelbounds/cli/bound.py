@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..bounds import KERNELS, MAX_M
-from ._common import UserError, certificates_option, emit_json, one_stdout, output_options, positive, size_options, variant_option, write_doc
+from ._common import UserError, certificates_option, emit_json, one_line, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 
 def register(sub) -> None:
@@ -93,7 +93,7 @@ def run_bound(args) -> int:
         print(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")
     for flag, out in (("-o", args.output), ("--upper-output", args.upper_output), ("--upper-nonnegative-output", args.upper_nonnegative_output)):
         if out:
-            print(f"  certificate ({flag}): {out}")
+            print(f"  certificate ({flag}): {one_line(out)}")
     return 0
 
 
@@ -118,5 +118,5 @@ def run_witness(args) -> int:
         return 0
     if args.output == "-":
         return 0
-    print(f"r >= {w.lower} (target {args.target_rank}) from {w.code}: N = {w.code_size}, {w.witness_inputs} explicit witness inputs -> {args.output}")
+    print(f"r >= {w.lower} (target {args.target_rank}) from {w.code}: N = {w.code_size}, {w.witness_inputs} explicit witness inputs -> {one_line(args.output)}")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..upperbounds.constructions import CONSTRUCTIONS, ConstructionFails, certificate
-from ._common import emit_json, one_stdout, output_options, size_options, write_doc
+from ._common import emit_json, one_line, one_stdout, output_options, size_options, write_doc
 
 
 def register(sub) -> None:
@@ -44,5 +44,5 @@ def run(args) -> int:
     write_doc(doc, args.output)
     if args.output not in (None, "-"):
         claims = doc["claims"]
-        print(f"wrote {args.output}: {args.name} at m={args.m}, n={args.n}, worst error {claims['worst_error']}", file=sys.stderr)
+        print(f"wrote {one_line(args.output)}: {args.name} at m={args.m}, n={args.n}, worst error {claims['worst_error']}", file=sys.stderr)
     return 0

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ._common import WITNESS_VARIANT, UserError, emit_json, one_stdout, output_options, positive, size_options, variant_option, write_doc
+from ._common import WITNESS_VARIANT, UserError, emit_json, one_line, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 ALL_PAIRS_M = 6  # every unordered pair of tokens: C(2^m, 2) candidates (2016 at m = 6)
 
@@ -50,5 +50,5 @@ def run(args) -> int:
         print("  core: " + ", ".join(f"({crossing.to_str(a, args.m)}, {crossing.to_str(b, args.m)})" for a, b in found.pairs))
         print(f"  all {2 ** len(found.pairs)} direction choices cyclic: r >= 3 for every head with a nonnegative kernel solving the {found.witness_count}-input witness family")
         if args.output:
-            print(f"  certificate: {args.output}")
+            print(f"  certificate: {one_line(args.output)}")
     return code

@@ -10,7 +10,7 @@ from math import comb
 from ..bits import to_str
 from ..lowerbounds import refutation
 from ..lowerbounds.trimming import InvalidProof
-from ._common import INVALID_PROOF, WITNESS_VARIANT, UserError, emit_json, one_stdout, output_options, positive, say, size_options, variant_option, write_doc
+from ._common import INVALID_PROOF, WITNESS_VARIANT, UserError, emit_json, one_line, one_stdout, output_options, positive, say, size_options, variant_option, write_doc
 
 MAX_CLAUSES = 3_000_000  # Grassmann-Pluecker clauses of the first solve (Python builds them)
 
@@ -83,5 +83,5 @@ def run(args) -> int:
     print(f"  core: {len(found.queries)} queries, {len(found.pairs)} key pairs; CNF {enc.variables} variables, {len(enc.clauses)} clauses; LRAT proof {len(found.proof)} lemmas ({found.solver.get('name')} {found.solver.get('version')})")
     print(f"  witness family: {len(found.witness_inputs)} inputs")
     if args.output:
-        print(f"  certificate: {args.output}")
+        print(f"  certificate: {one_line(args.output)}")
     return 0

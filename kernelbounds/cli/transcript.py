@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..lowerbounds import transcript
-from ._common import UserError, emit_json, one_stdout, output_options, positive, write_doc
+from ._common import UserError, emit_json, one_line, one_stdout, output_options, positive, write_doc
 
 
 def register(sub) -> None:
@@ -37,5 +37,5 @@ def run(args) -> int:
     print(f"  transcript >= q log2(s+1) = {real:.4f} bits; over a binary alphabet >= {tb.bits} bits (2^{tb.bits} >= {tb.vectors})")
     if args.output:
         write_doc(transcript.certificate(args.q, args.s), args.output)
-        print(f"  certificate: {args.output}")
+        print(f"  certificate: {one_line(args.output)}")
     return 0

@@ -8,7 +8,7 @@ import sys
 from ..upperbounds import levelfamily
 from ..upperbounds.search import Refused
 from ..upperbounds import search as upper_search
-from ._common import UserError, add_json, certificates_option, emit_json, one_stdout, size_options, write_doc
+from ._common import UserError, add_json, certificates_option, emit_json, one_line, one_stdout, size_options, write_doc
 
 
 def register(sub) -> None:
@@ -62,7 +62,7 @@ def run(args) -> int:
     for name, side in (("any features", b.sides["upper"]), ("nonnegative features", b.sides["upper_nonnegative"])):
         print(_side_line(name, side))
     if args.output:
-        print(f"certificate: {args.output}")
+        print(f"certificate: {one_line(args.output)}")
     return 0
 
 
@@ -95,7 +95,7 @@ def run_prefix_search(args, search) -> int:
     print(f"m = {args.m}, n = {args.n}: prefix search (complement basis, affine readout{', g >= 0' if args.nonnegative else ''}): rank {found.rank}, support {list(found.support)}")
     print(f"  worst error {info['worst_error']} (exact, every extreme class); search {info['search']}")
     if args.output:
-        print(f"certificate: {args.output}")
+        print(f"certificate: {one_line(args.output)}")
     return 0
 
 
@@ -143,5 +143,5 @@ def run_search(args) -> int:
     for r in results:
         print(_family_line(r))
     if args.output:
-        print(f"certificate: {args.output}")
+        print(f"certificate: {one_line(args.output)}")
     return 0
