@@ -38,6 +38,9 @@ def run(args) -> int:
     if args.reindex:
         if args.write or not target.is_dir():
             raise UserError("--reindex rewrites the index of an existing DIR: give no --write" if args.write else f"{target}: no such folder")
+        if not (target / computed_name()).is_file():  # COMPUTED's cells would have to be regenerated: --reindex never does
+            raise UserError(f"{target} has no {computed_name()}: --reindex regenerates nothing (it keeps COMPUTED's stored cells); "
+                            f"build the whole set with `kernelbounds certificates --write {target}`")
         rejected, index_changed, computed_changed = catalog.reindex(target, args.jobs)
         for name in rejected:
             print(f"  {one_line(target / name)}: rejected by the checker (not indexed)", file=sys.stderr)
