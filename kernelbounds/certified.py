@@ -205,9 +205,13 @@ def _verdict(data: bytes, path: str):
 
 
 def _warn(path: str, why: str) -> None:
+    """One warning line, escaped by the checker's one routine (a name with ESC, a kind
+    with a newline or an environment value cannot forge a second line)."""
+    from .checker.text import escape
+
     if (path, why) not in _WARNED:
         _WARNED.add((path, why))
-        print(f"kernelbounds: warning: ignoring {path}: {why}", file=sys.stderr)
+        print(escape(f"kernelbounds: warning: ignoring {path}: {why}"), file=sys.stderr)
 
 
 def folder_claims(folder: str) -> tuple:
