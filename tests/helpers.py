@@ -47,3 +47,64 @@ def literal_worst_error(h, m, n, eps=EPS):
             y = sum(h[l] * (l - Fraction(1, 2) + eps) for l in cls) / sum(h[l] for l in cls)
             worst = max(worst, abs(y - min(cls)))
     return worst
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is pid (Linux /proc)."""
+    from pathlib import Path
+
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """The process exists and is neither a zombie nor dead (Linux /proc)."""
+    from pathlib import Path
+
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def survivors_of_signal(argv: list[str], sig: int, count: int = 1, start: float = 30, pause: float = 0.3, settle: float = 2, **popen) -> list[int]:
+    """Start argv, wait (up to `start` s) until it has `count` children, let them work
+    `pause` s, send sig to it; return its children still alive `settle` s after it is gone
+    (then kill those, so that nothing is left behind)."""
+    import os
+    import subprocess
+    import time
+
+    front = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen)
+    found: list[int] = []
+    try:
+        deadline = time.monotonic() + start
+        while len(found) < count and time.monotonic() < deadline and front.poll() is None:
+            time.sleep(0.05)
+            found = children(front.pid)
+        assert len(found) >= count, f"the front end never started {count} children"
+        time.sleep(pause)
+        front.send_signal(sig)
+        front.wait(timeout=30)
+        deadline = time.monotonic() + settle
+        while any(alive(c) for c in found) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return [c for c in found if alive(c)]
+    finally:
+        if front.poll() is None:
+            front.kill()
+            front.wait()
+        for c in found:
+            if alive(c):
+                try:
+                    os.kill(c, 9)
+                except OSError:
+                    pass

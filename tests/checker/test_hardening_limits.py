@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import kernelbounds as kb
+from helpers import survivors_of_signal
 from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.checker.jsonread import Node, parse_json
 from kernelbounds.checker.rules import levelfamily, levelminimality
@@ -175,28 +176,6 @@ def test_motzkin_sum_past_the_budget_is_refused_before_it_runs():
 # ---------------------------------------------------------------- the child dies with its front end
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-
-
 API_SCRIPT = "import sys, kernelbounds as kb; from kernelbounds.checker import Limits; kb.check(sys.argv[1], Limits(work_budget=10**13))"
 
 
@@ -213,21 +192,4 @@ def test_checking_child_dies_with_its_front_end(tmp_path, how):
         "cli": [*FRONT_ENDS[1], "--limit", "work_budget=10000000000000", str(path)],
         "api": [sys.executable, "-c", API_SCRIPT, str(path)],
     }[entry]
-    front = subprocess.Popen(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while not _children(front.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        children = _children(front.pid)
-        assert children, "the front end never forked its checking child"
-        time.sleep(0.3)
-        front.send_signal(sig)
-        front.wait(timeout=10)
-        deadline = time.monotonic() + 2
-        while any(_alive(c) for c in children) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(_alive(c) for c in children)
-    finally:
-        if front.poll() is None:
-            front.kill()
-            front.wait()
+    assert survivors_of_signal(argv, sig, env=ENV) == []
