@@ -32,7 +32,9 @@ from .jsonread import Node
 
 MAX_LINE_CHARS = 100_000
 TOKEN = re.compile(r"d|-?(?:0|[1-9][0-9]*)")  # the only words of a proof line (ASCII; docs/certificate-format-v2.md)
-LINE = re.compile(r" *(?:(?:d|-?(?:0|[1-9][0-9]*)) +)*(?:d|-?(?:0|[1-9][0-9]*))? *")  # TOKENs separated by spaces: one pass over the line
+# TOKENs separated by runs of spaces (the line stripped of its outer spaces first): each
+# separator is followed by a word, never by a space, so the match is one linear pass
+LINE = re.compile(r"(?:(?:d|-?(?:0|[1-9][0-9]*))(?: +(?:d|-?(?:0|[1-9][0-9]*)))*)?")
 
 
 def split_step(step: Node) -> tuple[str, list[str]]:
@@ -42,7 +44,7 @@ def split_step(step: Node) -> tuple[str, list[str]]:
     text = step.str()
     if len(text) > MAX_LINE_CHARS:
         raise step.fail(f"a proof line of {len(text)} characters, over {MAX_LINE_CHARS}")
-    if LINE.fullmatch(text):
+    if LINE.fullmatch(text.strip(" ")):
         return text, text.split()  # only ASCII spaces separate the words here
     bad = next((w for w in text.split(" ") if w and not TOKEN.fullmatch(w)), text)  # only to name it
     raise step.fail(f"a proof line's words are ASCII decimal integers or 'd' separated by spaces, got {bad[:20]!r}")

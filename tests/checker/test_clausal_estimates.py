@@ -126,3 +126,31 @@ def test_a_deletion_takes_one_live_copy_and_ignores_units(copies, deletions, siz
     removed = 0 if size == 1 else min(copies, deletions)
     assert len(live) == (0 if size == 1 else copies - removed)
     assert db.ignored == deletions - removed
+
+
+def _old_words(text: str):
+    """The definition: words separated by ASCII spaces, each the letter d or an ASCII
+    decimal integer (the per-word reading the one-pass match replaced)."""
+    words = [w for w in text.split(" ") if w]
+    return words if all(clausal.TOKEN.fullmatch(w) for w in words) else None
+
+
+@given(st.text(alphabet=" d-0123456789x\t_", max_size=30))
+def test_the_one_pass_line_match_reads_exactly_the_definition(text):
+    from kernelbounds.checker.errors import Malformed
+
+    try:
+        got = clausal.split_step(Node(text))[1]
+    except Malformed:
+        got = None
+    assert got == _old_words(text)
+
+
+@pytest.mark.parametrize("text", [" " * 99_999 + "x", "1 " * 33_333 + " " * 33_333 + "x", "1" * 50_000 + " " * 49_999 + "x"])
+def test_a_long_bad_line_is_refused_in_linear_time(text):
+    from kernelbounds.checker.errors import Malformed
+
+    start = time.process_time()
+    with pytest.raises(Malformed):
+        clausal.split_step(Node(text))
+    assert time.process_time() - start < 0.5
