@@ -295,8 +295,72 @@ class CentralResult:
     h: np.ndarray | None = None
 
 
-DENS = (10**3, 10**4, 10**5, 10**6, 2**31 - 1)  # psi, phi over 1/den: the smallest that passes
-FDENS = (101, 1009, 10007, 100_003, 1_000_003)  # the readout rows over one prime each
+PSI_DIGITS = (3, 4, 5, 6, 9)  # psi rounded to integers of at most this many digits (the first that passes)
+PHI_DIGITS = (4, 6, 9)  # phi(q) rounded to integers of this many digits (its scale cancels per query)
+FDENS = (1009, 100_003, 10**9 + 7)  # the readout rows over one prime each
+
+
+def _rounded(x: np.ndarray, digits: int) -> list[int]:
+    top = float(np.abs(x).max()) if x.size else 0.0
+    scale = 10**digits / top if top > 0 else 1.0
+    return [int(v) for v in np.rint(x * scale)]
+
+
+def readout_step(rows: QueryRows, w: np.ndarray):
+    """The readout numerators u of one query for fixed weights w (every token's rows): the
+    largest least margin, at a central point of the optimal face (uncapped: the margin is
+    what the rounding of F = u / w must not use up).  (mu, u) or (-inf, None)."""
+    T = rows.T
+    Mw, Mo = rows.split()
+    top = float(np.abs(w).max())
+    bounds = [(-(rows.m + 2) * top, (rows.m + 2) * top)] * T + [(None, None)] * rows.slacks + [(None, 10 * top)]
+    c = np.zeros(Mo.shape[1])
+    c[-1] = -1.0
+    x = _lp(c, Mo.tocsr(), -(Mw @ w), bounds)
+    return (-np.inf, None) if x is None else (x[-1], x[:T])
+
+
+def rationalise(a: Ansatz, n: int, all_rows: list[QueryRows], g: np.ndarray, h: np.ndarray) -> Found | None:
+    """Integer tables near the float head, smallest first: psi = (g, h) rounded to integers
+    of PSI_DIGITS digits; per representative phi re-solved for that psi and rounded to
+    integers of PHI_DIGITS digits (its scale cancels); with the weights now exact integers,
+    the readout re-solved (central point, every token's rows) and F = u / w rounded to
+    1/fden.  symmetric.exact_worst decides every input exactly; None if nothing passes."""
+    T = 1 << a.m
+    full = [QueryRows(rows.q, a.m, n, range(T)) for rows in all_rows]
+    feat = np.concatenate([np.asarray(g, dtype=float), np.asarray(h, dtype=float).ravel()])
+    for digits in PSI_DIGITS:
+        ints = _rounded(feat, digits)
+        G, H = ints[:T], [ints[T + j * a.orbits : T + (j + 1) * a.orbits] for j in range(a.t)]
+        PsiInt = np.array(a.features(G, H), dtype=object).reshape(T, a.rank)
+        Psi = PsiInt.astype(float)
+        phis = []
+        for rows in all_rows:
+            mu, phi, _ = phi_step(rows, Psi)
+            if phi is None or mu <= 0:
+                break
+            phis.append(phi)
+        if len(phis) < len(all_rows):
+            continue
+        for pdigits in PHI_DIGITS:
+            Phi, U = {}, {}
+            for rows, frows, phi in zip(all_rows, full, phis, strict=True):
+                Phi[rows.q] = _rounded(phi, pdigits)
+                W = PsiInt @ np.array(Phi[rows.q], dtype=object)
+                if min(W) < 1:
+                    break
+                mu, u = readout_step(frows, W.astype(float))
+                if u is None or mu <= 0:
+                    break
+                U[rows.q] = u / W.astype(float)
+            if len(U) < len(all_rows):
+                continue
+            for fden in FDENS:
+                Fnum = {q: [int(v) for v in np.rint(F * fden)] for q, F in U.items()}
+                found = exact_worst(a, n, G, H, Phi, Fnum, fden)
+                if found is not None and found[0] < HALF:
+                    return Found(a, n, 1, G, H, Phi, fden, Fnum, *found)
+    return None
 
 
 def search(a: Ansatz, n: int, seconds: float = 900.0, seed: int = 0, nonnegative: bool = True, iterations: int = 400,
@@ -307,7 +371,6 @@ def search(a: Ansatz, n: int, seconds: float = 900.0, seed: int = 0, nonnegative
     clock) is up or the margin stops growing.  report(Progress) after every iteration.
     A heuristic: a head found is certified; a failure proves nothing."""
     from .symmetric import show_cycles
-    from .symmetricsearch import rationalise
 
     start = clock()
     until = start + seconds
@@ -355,23 +418,8 @@ def search(a: Ansatz, n: int, seconds: float = 900.0, seed: int = 0, nonnegative
             break
         if stale >= 5:
             break
-    found = None
-    if mu > 0:
-        tpls = [_DenseRows(rows) for rows in all_rows]
-        for den in DENS:
-            found = rationalise(a, n, tpls, g, h, den=den, fdens=FDENS)
-            if found is not None:
-                break
+    found = rationalise(a, n, all_rows, g, h) if mu > 0 else None
     return CentralResult(a, n, float(best), found, it, clock() - start, timed_out and found is None, g, h)
-
-
-class _DenseRows:
-    """A QueryRows with every token active, in the column layout of headsearch._Template
-    (w, u over all tokens, slacks, mu), for symmetricsearch.rationalise's re-solves."""
-
-    def __init__(self, rows: QueryRows):
-        full = QueryRows(rows.q, rows.m, rows.n, range(rows.T))
-        self.M, self.cols = full.M.tocsc(), full.cols
 
 
 def exact(found: Found) -> bool:
