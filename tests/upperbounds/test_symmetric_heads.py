@@ -185,3 +185,15 @@ def test_found_heads_pass_both_routes_with_the_literal_worst_error(m, cycles, t)
     doc = res.found.certificate()
     assert verdict(doc).ok and verdict(doc, exhaustive_inputs=0).ok
     assert sym.from_data(json.loads(json.dumps(sym.to_data(res.found)))).certificate() == doc
+
+
+def test_the_hub_cites_the_stored_heads_of_the_ansatz():
+    """Each stored head bounds the hub's upper side at its (m, n) by its rank, and the file
+    the hub cites there is accepted by the checker (r*(8, 3) <= 7, r*(6, 4) <= 6, ...)."""
+    import kernelbounds as kb
+
+    for m, n, r, _ in sym.stored():
+        b = kb.bound(m, n)
+        assert b.upper <= r, (m, n)
+        cited = b.sides["upper"]["certificate"]
+        assert cited is not None and check_file(str(ROOT / "certificates" / cited)).ok
