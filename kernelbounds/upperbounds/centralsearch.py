@@ -41,6 +41,7 @@ CAP = 1.0  # the margin is capped (the rows are homogeneous: a positive margin s
 PHI_BOX = 1e3
 PSI_BOX = 100.0
 TOL = 1e-7  # an interval test's tolerance, relative to the weight of the token
+STALL = 1e-4  # an alternation that raises the least margin by less (relative) counts as stalled; 5 in a row stop
 
 
 def _lp(c, A, b, bounds):
@@ -406,7 +407,7 @@ def search(a: Ansatz, n: int, seconds: float = 900.0, seed: int = 0, nonnegative
             timed_out = True
             break
         if Phi2 is not None and mu2 > mu:
-            stale = 0 if mu2 > mu + 1e-6 * max(1.0, abs(mu)) else stale + 1
+            stale = 0 if mu2 > mu + STALL * max(1.0, abs(mu)) else stale + 1
             mu, g, h, Phi = mu2, g2, h2, Phi2
         else:
             stale += 1
