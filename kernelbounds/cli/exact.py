@@ -115,8 +115,8 @@ def run_symmetric(args) -> int:
             nonlocal last
             last = p
             p.seconds_left = max(0.0, until - time.monotonic())
+            shown_bar.set_postfix_str(p.line(), refresh=False)
             shown_bar.update(1)
-            shown_bar.set_postfix_str(p.line())
             if args.verbose:
                 print(p.line(), file=sys.stderr, flush=True)
 
