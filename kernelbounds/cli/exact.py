@@ -39,7 +39,7 @@ def register(sub) -> None:
     p.add_argument("--symmetric", metavar="CYCLES", help="the symmetry ansatz of THEORY U5: key features equivariant under this coordinate permutation, e.g. '(012)(345)' (order k <= R; the other R - k features are functions of the pi-orbit), or 'auto' to try every cycle type of S_m of order <= R in turn")
     p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=None, help="with --symmetric: wall-clock seconds per permutation, 1..86400 (default: the time limit)")
     p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=900, help="with --symmetric: wall-clock seconds for the whole search, 1..86400 (default 900); reached without a head: one line and exit 3")
-    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (and permutation with --symmetric)")
+    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (with --symmetric: permutation and iterations instead of starts; margin and timed_out when nothing is found)")
     p.set_defaults(func=run_general)
 
 
