@@ -15,7 +15,7 @@ class _Silent:
     def update(self, n: int = 1) -> None:
         pass
 
-    def set_postfix_str(self, text: str) -> None:
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
         pass
 
     def close(self) -> None:

@@ -328,6 +328,32 @@ def job_worst_error_m8():
     return run
 
 
+def _central_search(m: int, cycles: list[tuple[int, ...]], t: int):
+    from kernelbounds.upperbounds import centralsearch, symmetric
+
+    a = symmetric.Ansatz(m, symmetric.from_cycles(m, cycles), t)
+
+    def run():
+        res = centralsearch.search(a, 3, seconds=3600)
+        found = f"worst error {float(res.found.worst_error):.6f}" if res.found else "NOT FOUND"
+        return f"rank {a.rank}, {res.iterations} alternations, {found}"
+
+    return run
+
+
+def job_central_search_m6():
+    """The anchor of the m = 8 search: the same search at m = 6, rank 4, pi = (012)(345), t = 1."""
+    return _central_search(6, [(0, 1, 2), (3, 4, 5)], 1)
+
+
+def job_central_search_m8():
+    return _central_search(8, [(0, 1, 2, 3, 4, 5, 6)], 0)
+
+
+def job_check_symmetric_m8():
+    return _check("explicit-head-m08-n3-r7.json")
+
+
 def job_farkas_m4_n8():
     from kernelbounds.upperbounds import rankone as farkas
 
@@ -504,6 +530,9 @@ ROWS = [
     ("check_level_families", "check every committed level-family certificate (upper-*.json)", "each < 5 s", None, False),
     ("check_explicit_m8", "check explicit-head m = 8, n = 3, rank 37 (928 KB)", "< 60 s", None, False),
     ("worst_error_m8", "exact worst error of that head (generator)", "-", None, False),
+    ("check_symmetric_m8", "check explicit-head m = 8, n = 3, rank 7 (the 7-cycle head, integer tables)", "< 60 s", "check_explicit_m8", False),
+    ("central_search_m6", "central search m = 6, n = 3, rank 4, pi = (012)(345) (anchor)", "-", None, True),
+    ("central_search_m8", "central search m = 8, n = 3, rank 7, pi = (0123456): find, rationalise, decide", "< 30 min", "central_search_m6", True),
     ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
     ("exact_check_m32_n3", "exact extreme-class check of the m = 32, n = 3 answer (anchor)", "-", None, False),
     ("search_m32_n3", "prefix search m = 32, n = 3 (signed)", "<= 1,000,000", "exact_check_m32_n3", False),

@@ -28,7 +28,7 @@ def register(sub) -> None:
         "general-head",
         help="search a general head of a given rank (psi by alternating LPs), certified exactly",
         description="Search key features psi of rank R (random starts, alternating per-query and joint LPs, local moves); the best head with a positive least margin is rationalised and its exact worst error over every input decides (THEORY U5). Finding none proves nothing.",
-        epilog=f"{EXITS}\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json",
+        epilog=f"{EXITS}\nexit 3 when --symmetric reaches --time-limit without a head (one line: the permutation, the iteration and the best margin reached).\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json",
     )
     size_options(p, m=(1, 8), n=(2, 8))
     p.add_argument("--rank", type=positive("--rank", 1, 64), required=True, help="feature rank R, 1..64")
@@ -37,8 +37,9 @@ def register(sub) -> None:
     p.add_argument("--signed", action="store_true", help="allow signed key features (the kernel stays nonnegative)")
     p.add_argument("--verbose", action="store_true", help="print the search's progress on standard error")
     p.add_argument("--symmetric", metavar="CYCLES", help="the symmetry ansatz of THEORY U5: key features equivariant under this coordinate permutation, e.g. '(012)(345)' (order k <= R; the other R - k features are functions of the pi-orbit), or 'auto' to try every cycle type of S_m of order <= R in turn")
-    p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=300, help="with --symmetric: CPU seconds per permutation, 1..86400 (default 300)")
-    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (and permutation with --symmetric)")
+    p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=None, help="with --symmetric: wall-clock seconds per permutation, 1..86400 (default: the time limit)")
+    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=900, help="with --symmetric: wall-clock seconds for the whole search, 1..86400 (default 900); reached without a head: one line and exit 3")
+    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (with --symmetric: permutation and iterations instead of starts; margin and timed_out when nothing is found)")
     p.set_defaults(func=run_general)
 
 
@@ -87,8 +88,13 @@ def run_general(args) -> int:
 
 
 def run_symmetric(args) -> int:
-    """general-head --symmetric: the equivariant ansatz (upperbounds/symmetric.py)."""
-    from ..upperbounds import symmetric, symmetricsearch
+    """general-head --symmetric: the equivariant ansatz (upperbounds/symmetric.py), searched
+    by central points and lazy token rows (upperbounds/centralsearch.py), with progress on a
+    terminal (or lines with --verbose) and a wall-clock time limit (exit 3)."""
+    import time
+
+    from ..progress import bar
+    from ..upperbounds import centralsearch, symmetric
     from ._common import UserError
 
     if args.symmetric == "auto":
@@ -100,25 +106,47 @@ def run_symmetric(args) -> int:
             raise UserError(str(exc)) from None
         if symmetric.order(perms[0]) > args.rank:
             raise UserError(f"the permutation has order {symmetric.order(perms[0])} > --rank {args.rank}")
-    say = (lambda text: print(text, file=sys.stderr, flush=True)) if args.verbose else None
-    total, res = 0.0, None
-    for pi in perms:
-        ansatz = symmetric.Ansatz(args.m, pi, args.rank - symmetric.order(pi))
-        res = symmetricsearch.search(ansatz, args.n, starts=args.starts, seed=args.seed, seconds=args.seconds, nonnegative=not args.signed, say=say)
-        total += res.seconds
-        if res.found is not None:
-            break
+    start = time.monotonic()
+    until = start + args.time_limit
+    res, last = None, None
+    with bar(None, "general-head --symmetric", "iteration") as shown_bar:
+
+        def report(p):
+            nonlocal last
+            last = p
+            p.seconds_left = max(0.0, until - time.monotonic())
+            shown_bar.set_postfix_str(p.line(), refresh=False)
+            shown_bar.update(1)
+            if args.verbose:
+                print(p.line(), file=sys.stderr, flush=True)
+
+        for pi in perms:
+            left = until - time.monotonic()
+            if left <= 0:
+                break
+            ansatz = symmetric.Ansatz(args.m, pi, args.rank - symmetric.order(pi))
+            budget = min(left, args.seconds or left)
+            res = centralsearch.search(ansatz, args.n, seconds=budget, seed=args.seed, nonnegative=not args.signed, report=report)
+            if res.found is not None:
+                break
+    total = time.monotonic() - start
     shown = symmetric.show_cycles(res.ansatz.pi) if res else "()"
     if res is None or res.found is None:
+        out_of_time = time.monotonic() >= until or (res is not None and res.timed_out)
         if args.json:
-            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "permutation": shown, "starts": res.starts if res else 0, "seconds": round(total, 3), "output": None})
-        print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(perms)} permutation(s), {total:.1f} s); this proves nothing", file=sys.stderr)
+            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "permutation": shown, "margin": res.margin if res else None,
+                       "iterations": res.iterations if res else 0, "timed_out": out_of_time, "seconds": round(total, 3), "output": None})
+        where = f"at pi = {shown}, iteration {last.iteration}, best margin {last.best:.3e}" if last else "before the first iteration"
+        if out_of_time:
+            print(f"kernelbounds: time limit of {args.time_limit} s reached {where}; no rank-{args.rank} head found at m = {args.m}, n = {args.n} (this proves nothing)", file=sys.stderr)
+            return 3
+        print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(perms)} permutation(s), {total:.1f} s, the margin stopped growing {where}); this proves nothing", file=sys.stderr)
         return 1
     err = res.found.worst_error
     if args.output:
         write_doc(res.found.certificate(), args.output)
     if args.json:
-        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "permutation": shown, "worst_error": rational(err), "starts": res.starts, "seconds": round(total, 3), "output": args.output})
+        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "permutation": shown, "worst_error": rational(err), "iterations": res.iterations, "seconds": round(total, 3), "output": args.output})
     elif args.output != "-":
         print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head (pi = {shown}, {res.ansatz.t} orbit feature(s)), worst error {float(err):.10f} (exact, every input): r* <= {args.rank}  ({total:.1f} s)")
     return 0

@@ -303,6 +303,16 @@ def to_data(found: Found) -> dict:
     }
 
 
+def write_data(found: Found, folder: Path = DATA_DIR) -> Path:
+    """Store a found head as generator data (compact JSON, one line) under its name
+    mMM-nN-rR.json; the catalog then regenerates its certificate from it."""
+    import json
+
+    path = Path(folder) / filename(found.ansatz.m, found.n, found.ansatz.rank)
+    path.write_text(json.dumps(to_data(found), separators=(",", ":")) + "\n")
+    return path
+
+
 def from_data(doc: dict) -> Found:
     """Inverse of to_data; the worst error is recomputed exactly (ValueError if >= 1/2)."""
     a = Ansatz(doc["m"], tuple(doc["pi"]), doc["t"])

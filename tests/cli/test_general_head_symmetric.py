@@ -26,3 +26,24 @@ def test_bad_permutations_are_one_line_usage_errors(capsys):
         assert main(["general-head", "--m", "4", "--n", "3", "--rank", "2", "--symmetric", cycles]) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "error" in err
+
+
+def test_symmetric_search_stops_at_its_time_limit_with_one_line_and_exit_3(capsys):
+    """A new user's first run at m = 7: the search stops at --time-limit (wall clock), says
+    where it was on one line and exits 3 (a resource limit, not 'nothing exists')."""
+    import time
+
+    start = time.monotonic()
+    assert main(["general-head", "--m", "7", "--n", "3", "--rank", "3", "--symmetric", "(012)(345)", "--time-limit", "1"]) == 3
+    assert time.monotonic() - start < 30
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "time limit of 1 s reached" in err and "proves nothing" in err
+
+
+def test_symmetric_search_shows_its_progress(capsys):
+    """--verbose: one line per iteration with the permutation, the iteration, the margin and
+    the time left, from the first phi steps on (iteration 0)."""
+    assert main(["general-head", "--m", "4", "--n", "3", "--rank", "2", "--symmetric", "()", "--time-limit", "120", "--verbose"]) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines and lines[0].startswith("pi = (): iteration 0, margin ")
+    assert all("margin" in x and x.endswith("s left") for x in lines)
