@@ -2,7 +2,6 @@
 pattern s of the m = 6 base refutation (17 pairs on the prism queries) is extended, on its
 forced queries, by one key pair forcing q* positive and one forcing it negative?  Then the
 lemma's projection argument would refute rank 4 at m = 7."""
-import json
 from kernelbounds.lowerbounds import refutation
 from kernelbounds.bits import from_str
 

@@ -172,6 +172,8 @@ def check(doc: Node, limits: Limits) -> Outcome:
     if not verdict.ok:
         raise Invalid(where, f"the checker rejects the base {path} (at {verdict.pointer or '/'}: {verdict.reason[:300]})")
     base_claim = verdict.claim
+    if base_claim is None or base_claim.get("side") != "lower":
+        raise Invalid(where, f"the base {path} states no lower bound on r*")
     m0, r0 = base_claim["m"], base_claim["value"] - 1
     base_variant, base_kernel = base["variant"], base["kernel"]
     expect_equal(doc["n"], n, base_claim["n"], "n (the base's)")
