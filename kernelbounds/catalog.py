@@ -208,34 +208,16 @@ def _rank_refutations() -> list[Entry]:
     return [_rank_refutation(*cell) for cell in REFUTATION_CELLS] + _rank_extensions()
 
 
-# THEORY U7+: the m = 6 refutation (rank 3) plus j disjoint edges refutes rank 3 + j at
-# m = 6 + 2j, so r*(m, n) >= floor(m/2) + 1 for m = 8..20 (odd m by restriction).  The
-# position-dependent and causal claims also bound the position-independent r* (THEORY L5),
-# so those two variants cover all three; m = 8, n = 3 has the direct refutation above.
-EXTENSION_MS = range(8, 21, 2)
-EXTENSION_CELLS = [(m, n, v) for v in ("position-dependent", "causal") for n in range(3, 9) for m in EXTENSION_MS if (m, n) != (8, 3)]
-
-
-def _rank_extension(m: int, n: int, variant: str) -> Entry:
+def _rank_extensions() -> list[Entry]:
+    """THEORY U7+: the m = 6 refutation plus disjoint edges (lowerbounds/extension.py: CELLS)."""
     from .lowerbounds import extension
 
-    base = _rank_refutation(6, 3, n, variant)
-    j = (m - 6) // 2
-    return Entry(extension.filename(m, n, 3 + j, variant), lambda: extension.extend(_built(base), base.filename, j).certificate(), companions=(base,))
-
-
-def _rank_extensions() -> list[Entry]:
-    return [_rank_extension(*cell) for cell in EXTENSION_CELLS]
-
-
-_BUILT: dict[str, dict] = {}
-
-
-def _built(entry: Entry) -> dict:
-    """An entry's document, built once per process (a base shared by several extensions)."""
-    if entry.filename not in _BUILT:
-        _BUILT[entry.filename] = entry.build()
-    return _BUILT[entry.filename]
+    out = []
+    for m, n, variant in extension.CELLS:
+        base = _rank_refutation(6, 3, n, variant)
+        base = Entry(base.filename, extension.once(base.filename, base.build))
+        out.append(Entry(*extension.entry(m, n, variant, base.filename, base.build), companions=(base,)))
+    return out
 
 
 
@@ -289,7 +271,7 @@ def _regenerate(index: int) -> tuple[str, str, Verdict, int | str, int | str]:
         fresh = Path(tmp) / entry.filename
         write_atomic(fresh, text)
         for other in entry.companions:  # a file it names by sha256, beside it (checker/bases.py)
-            write_atomic(Path(tmp) / other.filename, canonical_json(_built(other)))
+            write_atomic(Path(tmp) / other.filename, canonical_json(other.build()))
         verdict = check_file(str(fresh))
     return entry.filename, text, verdict, doc.get("m", ""), doc.get("n", "")
 

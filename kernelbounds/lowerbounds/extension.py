@@ -14,6 +14,7 @@ base, checks it and re-derives every number.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..bits import inner
@@ -88,3 +89,29 @@ class Extension:
 def extend(base: dict, base_name: str, j: int) -> Extension:
     """The base refutation plus the matching of j edges on the coordinates after its m."""
     return Extension(base, base_name, tuple(matching(base["m"], j)))
+
+
+# The committed set (kernelbounds/catalog.py): the m = 6 refutation (rank 3) plus j disjoint
+# edges refutes rank 3 + j at m = 6 + 2j, so r*(m, n) >= floor(m/2) + 1 for m = 8..20 (odd m
+# by restriction).  Position-dependent and causal claims also bound the position-independent
+# r* (THEORY L5), so those two variants cover all three; m = 8, n = 3 has a direct refutation.
+MS = range(8, 21, 2)
+CELLS = [(m, n, v) for v in ("position-dependent", "causal") for n in range(3, 9) for m in MS if (m, n) != (8, 3)]
+_BUILT: dict[str, dict] = {}
+
+
+def once(name: str, build: Callable[[], dict]) -> Callable[[], dict]:
+    """`build`, run once per process under `name` (a base shared by several extensions)."""
+
+    def cached() -> dict:
+        if name not in _BUILT:
+            _BUILT[name] = build()
+        return _BUILT[name]
+
+    return cached
+
+
+def entry(m: int, n: int, variant: str, base_name: str, base_build: Callable[[], dict], m0: int = 6, r0: int = 3) -> tuple[str, Callable[[], dict]]:
+    """(file name, build) of the extension of the base (refuting r0 at m0) to m by the
+    matching after m0."""
+    return filename(m, n, r0 + (m - m0) // 2, variant), lambda: extend(base_build(), base_name, (m - m0) // 2).certificate()
