@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import os
 from contextlib import contextmanager
-from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -58,15 +57,15 @@ def checking(path: str, extra: tuple[str, ...] | None = None) -> Iterator[None]:
         _context.update(saved)
 
 
-def _folder() -> Path | None:
+def _folder() -> str | None:
     path = _context["path"]
     if not path or path == "-" or path.startswith("<"):
         return None
-    folder = Path(path).parent
-    return folder if folder.is_dir() else None
+    folder = os.path.dirname(path) or "."
+    return folder if os.path.isdir(folder) else None
 
 
-def _read(path: Path, limits: Limits) -> tuple[str, bytes] | None:
+def _read(path: str, limits: Limits) -> tuple[str, bytes] | None:
     """(sha256, bytes) of a regular file within max_file_bytes, else None; the hash is
     cached by (path, size, modification time)."""
     from . import read_input
@@ -75,11 +74,11 @@ def _read(path: Path, limits: Limits) -> tuple[str, bytes] | None:
         st = os.stat(path)
     except OSError:
         return None
-    key = (str(path), st.st_size, st.st_mtime_ns)
+    key = (path, st.st_size, st.st_mtime_ns)
     if st.st_size > limits.max_file_bytes:
         return None
     try:
-        data = read_input(str(path), limits)
+        data = read_input(path, limits)
     except Rejection:
         return None
     digest = sha256(data)
@@ -87,37 +86,37 @@ def _read(path: Path, limits: Limits) -> tuple[str, bytes] | None:
     return digest, data
 
 
-def _candidates(name: str | None) -> list[Path]:
-    out = [Path(p) for p in _context["extra"] if p and p != "-"]
+def _candidates(name: str | None) -> list[str]:
+    out = [p for p in _context["extra"] if p and p != "-"]
     folder = _folder()
     if folder is not None:
         if name:
-            out.append(folder / name)
+            out.append(os.path.join(folder, name))
         try:
-            out += sorted(folder.glob("*.json"))
+            out += [os.path.join(folder, f) for f in sorted(os.listdir(folder)) if f.endswith(".json")]
         except OSError:
             pass
     current = _context["path"]
-    return [p for p in out if str(p) != current]
+    return [p for p in out if os.path.normpath(p) != os.path.normpath(current)]
 
 
 def resolve(digest: str, name: str | None, limits: Limits) -> tuple[str, bytes] | None:
     """(path, bytes) of the first candidate whose bytes have this sha256, or None."""
     seen: set[str] = set()
     for path in _candidates(name):
-        if str(path) in seen:
+        if os.path.normpath(path) in seen:
             continue
-        seen.add(str(path))
+        seen.add(os.path.normpath(path))
         try:
             st = os.stat(path)
         except OSError:
             continue
-        cached = _hashes.get((str(path), st.st_size, st.st_mtime_ns))
+        cached = _hashes.get((path, st.st_size, st.st_mtime_ns))
         if cached is not None and cached != digest:
             continue
         found = _read(path, limits)
         if found is not None and found[0] == digest:
-            return str(path), found[1]
+            return path, found[1]
     return None
 
 
