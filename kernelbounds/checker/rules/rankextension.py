@@ -34,7 +34,8 @@ from ..common import Outcome, expect_equal, length, require_version, sized
 from ..errors import Invalid, LimitExceeded, Malformed
 from ..jsonread import Node, parse_json
 from ..limits import Limits
-from .forced import SCOPE, VARIANTS, family_size, family_work, forced
+from .forced import VARIANTS, family_size, family_work, forced
+from .rankrefutation import scope_line
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "kernel", "base", "edges", "claims"}
 BASE_KIND = "rank-refutation"
@@ -196,11 +197,5 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"THEORY U7+ applied {j} time(s) (the trusted lemma: a disjoint edge adds one to the refuted rank): rank {r0} refuted at m = {m0} gives rank {r} refuted at m = {m}",
         f"witness family: {len(pairs)} base pairs x 2^{j} edge placements = {extended} pairs, {incidences} forced (query, pair) incidences over {len(queries) + j} queries, {count} inputs",
     ]
-    sign = "with a nonnegative kernel" if kernel == "nonnegative" else "(kernel of any sign)"
-    summary = (
-        f"rank extension (m={m}, n={n}, {variant}): no normalized head {sign} of kernel rank <= {r} "
-        f"{SCOPE[variant]} and whose denominators are > 0 on the {count}-input witness family exists, "
-        f"hence feature rank >= {r + 1}" + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
-    )
-    kernels = tuple(base_claim["kernels"])
-    return Outcome(summary, routes, version=2, claim=claim_of.lower(r + 1, m, n, variant, kernels))
+    summary = scope_line("rank extension", m, n, variant, kernel, r, count)
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(r + 1, m, n, variant, tuple(base_claim["kernels"])))
