@@ -92,11 +92,14 @@ def extend(base: dict, base_name: str, j: int) -> Extension:
 
 
 # The committed set (kernelbounds/catalog.py): the m = 6 refutation (rank 3) plus j disjoint
-# edges refutes rank 3 + j at m = 6 + 2j, so r*(m, n) >= floor(m/2) + 1 for m = 8..20 (odd m
-# by restriction).  Position-dependent and causal claims also bound the position-independent
-# r* (THEORY L5), so those two variants cover all three; m = 8, n = 3 has a direct refutation.
-MS = range(8, 21, 2)
-CELLS = [(m, n, v) for v in ("position-dependent", "causal") for n in range(3, 9) for m in MS if (m, n) != (8, 3)]
+# edges refutes rank 3 + j at m = 6 + 2j, so r*(m, n) >= floor(m/2) + 1 (odd m by restriction).
+# Committed only where nothing larger applies (the hub cites them; elsewhere the code bound of
+# L4, or L4 - 1 for signed kernels (L8), is larger, e.g. 11 at m = 19, n = 3 and everywhere at
+# n >= 6 from m = 8): n = 3 at m = 10..20 (m = 8 has the direct refutation), n = 4 at m = 8, 10
+# and n = 5 at m = 8.  Position-dependent and causal claims also bound the position-independent
+# r* (THEORY L5), so those two variants answer all three.
+MS = {3: range(10, 21, 2), 4: (8, 10), 5: (8,)}
+CELLS = [(m, n, v) for v in ("position-dependent", "causal") for n, ms in MS.items() for m in ms]
 _BUILT: dict[str, dict] = {}
 
 
