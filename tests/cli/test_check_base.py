@@ -1,0 +1,43 @@
+"""`kernelbounds check --base PATH` (and `python -m kernelbounds.checker`): a rank extension
+finds the refutation it names by sha256 among --base, the other files, then its own folder."""
+
+import json
+import shutil
+from pathlib import Path
+
+from kernelbounds.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CERTS = ROOT / "certificates"
+EXT = "extension-causal-m12-n3-r6.json"
+
+
+def _base_name() -> str:
+    return json.loads((CERTS / EXT).read_text())["base"]["name"]
+
+
+def test_an_extension_alone_is_one_line_exit_1_and_checks_with_base(tmp_path, capsys):
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(CERTS / EXT, alone / EXT)
+    assert main(["check", str(alone / EXT)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.startswith("INVALID") and "/base/sha256" in out
+    assert main(["check", str(alone / EXT), "--base", str(CERTS / _base_name())]) == 0
+    assert "feature rank >= 7" in capsys.readouterr().out
+
+
+def test_the_base_among_the_files_of_the_command_counts(tmp_path, capsys):
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+    shutil.copy(CERTS / EXT, tmp_path / "a" / EXT)
+    shutil.copy(CERTS / _base_name(), tmp_path / "b" / "renamed.json")
+    assert main(["check", str(tmp_path / "a" / EXT), str(tmp_path / "b" / "renamed.json")]) == 0
+    assert capsys.readouterr().out.count("VALID") == 2
+
+
+def test_refute_replays_the_direct_m8_rank4_refutation(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["refute", "--m", "8", "--rank", "4", "--variant", "position-dependent", "-o", str(out)]) == 0
+    assert "so r* >= 5" in capsys.readouterr().out
+    assert main(["check", str(out)]) == 0
