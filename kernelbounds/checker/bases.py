@@ -6,10 +6,12 @@ checks each such file once per run.
 name as a hint.  The candidates, in order: the explicit paths of the run (`--base PATH`
 and the other files on the command line, or ``check_file(..., bases=...)``), the hinted
 name in the folder of the certificate being checked, then every ``*.json`` file of that
-folder in name order.  A candidate counts only when its bytes (a regular file, at most
+folder in name order, then the hinted name among the certificates shipped with the package
+(``kernelbounds/certificates``, so a committed extension checks from bytes or a copy).  A candidate counts only when its bytes (a regular file, at most
 ``max_file_bytes``) have exactly the named sha256: the name and the path are never
 trusted.  A certificate read from standard input or from bytes has no folder (explicit
-paths only).
+paths only).  At most MAX_SCAN_BYTES are read in one search (the search runs before the work
+estimate, so it is bounded on its own).
 
 **Memo.**  A verdict is a pure function of the bytes and the limits, so the verdict on a
 named file is kept under (sha256, limits) for the rest of the process.  Checks run in a
@@ -96,13 +98,22 @@ def _candidates(name: str | None) -> list[str]:
             out += [os.path.join(folder, f) for f in sorted(os.listdir(folder)) if f.endswith(".json")]
         except OSError:
             pass
-    current = _context["path"]
+    if name:  # last: the hinted name among the certificates shipped beside the checker
+        out.append(os.path.join(SHIPPED, name))
+    current = _context["path"] or ""
     return [p for p in out if os.path.normpath(p) != os.path.normpath(current)]
 
 
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "certificates")  # kernelbounds/certificates
+MAX_SCAN_BYTES = 2**30  # bytes read while looking for a named file (before the work estimate)
+
+
 def resolve(digest: str, name: str | None, limits: Limits) -> tuple[str, bytes] | None:
-    """(path, bytes) of the first candidate whose bytes have this sha256, or None."""
+    """(path, bytes) of the first candidate whose bytes have this sha256, or None (also when
+    the candidates read so far exceed MAX_SCAN_BYTES: the search is bounded before any
+    work estimate)."""
     seen: set[str] = set()
+    scanned = 0
     for path in _candidates(name):
         if os.path.normpath(path) in seen:
             continue
@@ -114,6 +125,9 @@ def resolve(digest: str, name: str | None, limits: Limits) -> tuple[str, bytes] 
         cached = _hashes.get((path, st.st_size, st.st_mtime_ns))
         if cached is not None and cached != digest:
             continue
+        scanned += st.st_size
+        if scanned > MAX_SCAN_BYTES:
+            return None
         found = _read(path, limits)
         if found is not None and found[0] == digest:
             return path, found[1]

@@ -261,3 +261,17 @@ def test_standard_input_has_no_folder_but_explicit_paths(tmp_path, monkeypatch):
     data = canonical_json(doc).encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     assert check_file("-", bases=[str(tmp_path / "base.json")]).ok
+
+
+def test_the_search_for_a_base_reads_a_bounded_number_of_bytes(tmp_path, monkeypatch):
+    """The folder search runs before the work estimate, so it stops after MAX_SCAN_BYTES:
+    a base behind larger files is then missing; under its hinted name it is read first."""
+    base, doc = _ext_doc(1)
+    doc["base"].pop("name")
+    (tmp_path / "a-decoy.json").write_text(" " * 5000)
+    _folder(tmp_path, base, {"e.json": doc}, base_name="z-base.json")
+    monkeypatch.setattr(bases, "MAX_SCAN_BYTES", 4000)
+    v = _check(tmp_path / "e.json", guard=False)
+    assert v.code == 1 and v.pointer == "/base/sha256"
+    monkeypatch.setattr(bases, "MAX_SCAN_BYTES", 10**6)
+    assert _check(tmp_path / "e.json", guard=False).ok

@@ -16,14 +16,25 @@ def _base_name() -> str:
     return json.loads((CERTS / EXT).read_text())["base"]["name"]
 
 
-def test_an_extension_alone_is_one_line_exit_1_and_checks_with_base(tmp_path, capsys):
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    shutil.copy(CERTS / EXT, alone / EXT)
-    assert main(["check", str(alone / EXT)]) == 1
+def test_an_extension_whose_base_is_nowhere_is_one_line_exit_1_and_checks_with_base(tmp_path, capsys):
+    from kernelbounds.certificate import canonical_json
+    from kernelbounds.lowerbounds import extension, refutation
+
+    base = refutation.refute(6, 3, 3, "causal", kernel="nonnegative").certificate()  # not a shipped file
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "e.json").write_text(canonical_json(extension.extend(base, "base.json", 2).certificate()))
+    (tmp_path / "b" / "base.json").write_text(canonical_json(base))
+    assert main(["check", str(tmp_path / "a" / "e.json")]) == 1
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and out.startswith("INVALID") and "/base/sha256" in out
-    assert main(["check", str(alone / EXT), "--base", str(CERTS / _base_name())]) == 0
+    assert main(["check", str(tmp_path / "a" / "e.json"), "--base", str(tmp_path / "b" / "base.json")]) == 0
+    assert "feature rank >= 6" in capsys.readouterr().out
+
+
+def test_a_copy_of_a_committed_extension_finds_its_base_among_the_shipped_files(tmp_path, capsys):
+    shutil.copy(CERTS / EXT, tmp_path / EXT)
+    assert main(["check", str(tmp_path / EXT)]) == 0
     assert "feature rank >= 7" in capsys.readouterr().out
 
 
