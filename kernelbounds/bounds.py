@@ -173,9 +173,9 @@ def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: s
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7"}
+KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7", "rank-extension": "U7+"}
 KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
-               "rank-refutation": "rank refutation (chirotope, clausal proof)"}
+               "rank-refutation": "rank refutation (chirotope, clausal proof)", "rank-extension": "rank refutation plus disjoint edges"}
 ORTHANT_MAX_M = computed.ORTHANT_MAX_M
 
 

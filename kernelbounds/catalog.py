@@ -25,6 +25,7 @@ from .progress import pmap as tracked
 class Entry:
     filename: str
     build: Callable[[], dict]
+    companions: tuple[Entry, ...] = ()  # entries written beside it when it is checked (a base it names by sha256)
 
 
 def _construction(name: str, m: int, n: int) -> Entry:
@@ -194,6 +195,7 @@ def entries() -> list[Entry]:
 # Clausal proofs replayed from kernelbounds/data/refutations.json (lowerbounds/refutation.py):
 # r = 2 at m = 5 (signed kernels too) and r = 3 at m = 6, so r*(6, n) >= 4.
 REFUTATION_CELLS = [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for v in ("position-independent", "position-dependent", "causal") for n in range(3, 9)]
+REFUTATION_CELLS += [(8, 4, 3, v) for v in ("position-independent", "position-dependent", "causal")]  # direct: the prism plus edge 67
 
 
 def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
@@ -203,7 +205,19 @@ def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
 
 
 def _rank_refutations() -> list[Entry]:
-    return [_rank_refutation(*cell) for cell in REFUTATION_CELLS]
+    return [_rank_refutation(*cell) for cell in REFUTATION_CELLS] + _rank_extensions()
+
+
+def _rank_extensions() -> list[Entry]:
+    """THEORY U7+: the m = 6 refutation plus disjoint edges (lowerbounds/extension.py: CELLS)."""
+    from .lowerbounds import extension
+
+    out = []
+    for m, n, variant in extension.CELLS:
+        base = _rank_refutation(6, 3, n, variant)
+        base = Entry(base.filename, extension.once(base.filename, base.build))
+        out.append(Entry(*extension.entry(m, n, variant, base.filename, base.build), companions=(base,)))
+    return out
 
 
 
@@ -256,6 +270,8 @@ def _regenerate(index: int) -> tuple[str, str, Verdict, int | str, int | str]:
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / entry.filename
         write_atomic(fresh, text)
+        for other in entry.companions:  # a file it names by sha256, beside it (checker/bases.py)
+            write_atomic(Path(tmp) / other.filename, canonical_json(other.build()))
         verdict = check_file(str(fresh))
     return entry.filename, text, verdict, doc.get("m", ""), doc.get("n", "")
 

@@ -105,6 +105,19 @@ def job_check_u2_m16_n4():
     return _check("construction-tensor-m16-n4.json")
 
 
+def job_check_refutation_m6():
+    """The anchor for the rank refutations: the m = 6, r = 3 core (84 variables, 1,050 LRAT lemmas)."""
+    return _check("refutation-position-independent-m06-n3-r3.json")
+
+
+def job_check_refutation_m8():
+    return _check("refutation-position-independent-m08-n3-r4.json")
+
+
+def job_check_extension_m20():
+    return _check("extension-causal-m20-n3-r10.json")
+
+
 def job_check_rank_m12():
     return _check("rank-tensor-m12.json")
 
@@ -529,6 +542,9 @@ ROWS = [
     ("check_orbit_m64_n3", "check orbit-form lower bound m = 64, n = 3 (1,828,134 words, 3 orbits)", "< 60 s", "check_uniform_m64_n3", False),
     ("check_level_families", "check every committed level-family certificate (upper-*.json)", "each < 5 s", None, False),
     ("check_explicit_m8", "check explicit-head m = 8, n = 3, rank 37 (928 KB)", "< 60 s", None, False),
+    ("check_refutation_m6", "check refutation m = 6, r = 3 (84 variables, 10,435 clauses, 1,050 LRAT lemmas; anchor)", "-", None, False),
+    ("check_refutation_m8", "check the direct refutation m = 8, r = 4 (210 variables, 51,391 clauses, 1,493 LRAT lemmas)", "within the default budget", "check_refutation_m6", False),
+    ("check_extension_m20", "check rank extension m = 20, r = 10 (the m = 6 base + 7 edges; base checked in the same process)", "< 5 s", "check_refutation_m6", False),
     ("worst_error_m8", "exact worst error of that head (generator)", "-", None, False),
     ("check_symmetric_m8", "check explicit-head m = 8, n = 3, rank 7 (the 7-cycle head, integer tables)", "< 60 s", "check_explicit_m8", False),
     ("central_search_m6", "central search m = 6, n = 3, rank 4, pi = (012)(345) (anchor)", "-", None, True),

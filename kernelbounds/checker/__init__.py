@@ -30,8 +30,9 @@ import os
 import stat
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from . import bases as _bases
 from . import guard as _guard
 from .common import read_header
 from .errors import CODE_NAMES, INTERNAL, LIMIT, MALFORMED, VALID, Code, LimitExceeded, Malformed, Rejection
@@ -58,6 +59,7 @@ class Verdict:
     work: int = 0  # the work estimate (0 if the file was refused before it)
     derived: object = None  # a false claim's exact derived value (for tools; see errors.Rejection)
     claim: dict | None = None  # a valid file's claim on r*(m, n) as the rule re-derived it (common.Outcome)
+    bases: dict = field(default_factory=dict, repr=False)  # verdicts on files named by sha256, for the parent's memo (bases.py)
 
     @property
     def ok(self) -> bool:
@@ -85,20 +87,44 @@ def bounded(text: str, limit: int = MAX_REASON_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
-def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None, guard: bool = True) -> Verdict:
+def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:
     """Check one certificate's bytes under the limits.  With ``guard`` (the default) the
     check runs under the runtime guard (``guard.py``): ``limits.time_limit`` CPU seconds
-    and ``limits.memory_limit`` bytes, enforced by the kernel while it runs; a breach is
-    exit 3 naming the budget.  ``guard=False`` checks in process (the work estimate and
-    the reading limits still apply; for campaigns that run many small checks)."""
+    and ``limits.memory_limit`` bytes, enforced while it runs; a breach is exit 3 naming
+    the budget.  ``guard=False`` checks in process (the work estimate and the reading
+    limits still apply; for campaigns that run many small checks).  ``bases``: explicit
+    paths where a file named by sha256 is looked for, before the folder of ``path``
+    (``bases.py``)."""
     limits = limits or Limits()
     problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
     if problem:  # refused before anything runs: a usage error, never a traceback
         return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
+    digest = _bases.sha256(data)
+    known = _bases.known(digest, limits)
+    if known is not None:  # checked earlier in this process as a file another one names (bases.py)
+        return replace(known, path=path, bases={})
+    with _bases.checking(path, None if bases is None else tuple(bases)):
+        verdict = _check_guarded(data, path, limits, guard)
+    _bases.merge(verdict.bases)
+    if verdict.kind in NAMED_KINDS:
+        _bases.remember((digest, limits), verdict)
+    return verdict
+
+
+NAMED_KINDS = ("rank-refutation",)  # kinds another certificate may name by sha256 (their verdicts are memoised)
+
+
+def _check_top(data: bytes, path: str, limits: Limits) -> Verdict:
+    verdict = _check_bytes(data, path, limits)
+    verdict.bases = _bases.take_new()
+    return verdict
+
+
+def _check_guarded(data: bytes, path: str, limits: Limits, guard: bool) -> Verdict:
     if not (guard and _guard.active(limits.time_limit, limits.memory_limit)):
-        return _check_bytes(data, path, limits)
+        return _check_top(data, path, limits)
     start = time.perf_counter()
-    outcome, amount, note = _guard.run(lambda: _check_bytes(data, path, limits), limits.time_limit, limits.memory_limit)
+    outcome, amount, note = _guard.run(lambda: _check_top(data, path, limits), limits.time_limit, limits.memory_limit)
     seconds = time.perf_counter() - start
     if outcome == "ok":
         verdict = amount
@@ -199,9 +225,9 @@ def _read_bounded(fh, limits: Limits) -> bytes:
     return data
 
 
-def check_file(path: str, limits: Limits | None = None, guard: bool = True) -> Verdict:
+def check_file(path: str, limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:
     """Check one file (``-`` = standard input): read it within the limits, then check it
-    (under the runtime guard unless ``guard=False``; see :func:`check_bytes`)."""
+    (under the runtime guard unless ``guard=False``; ``bases``: see :func:`check_bytes`)."""
     limits = limits or Limits()
     problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
     if problem:
@@ -212,7 +238,7 @@ def check_file(path: str, limits: Limits | None = None, guard: bool = True) -> V
         return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
     except MemoryError:
         return Verdict(path, LIMIT, reason="out of memory while reading the file")
-    return check_bytes(data, path, limits, guard)
+    return check_bytes(data, path, limits, guard, bases)
 
 
 def worst_code(verdicts: list[Verdict]) -> int:

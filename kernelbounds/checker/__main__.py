@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE", help="override a checker limit, e.g. work_budget=10**9 written out (see docs/cli.md)")
     parser.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS", help="runtime guard: CPU seconds per file, enforced while the check runs (default 60; 0 = off); a breach is exit 3")
     parser.add_argument("--memory-limit", type=_bytes, default=None, metavar="SIZE", help="runtime guard: memory per file, e.g. 2G, 512M or bytes (default 2G; 0 = off); a breach is exit 3")
+    parser.add_argument("--base", action="append", default=[], metavar="PATH", help="a file that a certificate may name by its sha256 (kind rank-extension), looked up before the certificate's own folder; the other FILEs count too")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every verification route and the check time")
     parser.add_argument("--json", action="store_true", help="one JSON object per file (JSON Lines): path, ok, code, verdict, kind, summary, pointer, reason, routes, seconds")
 
@@ -76,8 +77,9 @@ def run(args, prog: str = "python -m kernelbounds.checker", progress=None) -> in
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     verdicts, printing = [], True
+    named = [*getattr(args, "base", []), *args.files]  # where a file named by sha256 is looked for (bases.py)
     for path in args.files:
-        verdict = check_file(path, limits)
+        verdict = check_file(path, limits, bases=named)
         verdicts.append(verdict)
         if progress is not None:
             progress.update(1)

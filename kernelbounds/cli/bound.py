@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import sys
 
 from ..bounds import KERNELS, MAX_M
@@ -48,12 +50,40 @@ def _side_line(name: str, side: dict) -> str:
     return f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}"
 
 
-def _write_side(doc_of, out: str, what: str) -> None:
+def _write_side(doc_of, out: str, what: str, folder: str | None = None) -> None:
     try:
         doc = doc_of()
     except ValueError as exc:
         raise UserError(f"{what}: {exc}") from None
     write_doc(doc, out)
+    if doc.get("kind") == "rank-extension" and out != "-":
+        _write_base(doc, out, folder)
+
+
+def _write_base(doc: dict, out: str, folder: str | None) -> None:
+    """A rank extension names its base by sha256 (THEORY U7+): write the base beside `out`
+    under its hinted name, so that `kernelbounds check OUT` finds it in the same folder."""
+    import hashlib
+    import os
+
+    from .. import certified
+    from ..certificate import write_atomic
+
+    name, digest = doc["base"]["name"], doc["base"]["sha256"]
+    folder = certified.folder(folder)
+    sources = [lambda: certified.read_shipped(name)] + ([lambda: (Path(folder) / name).read_bytes()] if folder else [])
+    for source in sources:
+        try:
+            data = source()
+        except (OSError, certified.StaleIndex):
+            continue
+        if hashlib.sha256(data).hexdigest() == digest:
+            try:
+                write_atomic(os.path.join(os.path.dirname(out) or ".", name), data.decode("ascii"))
+            except OSError as exc:
+                raise UserError(f"cannot write the base {name} beside {out}: {exc.strerror or exc}") from None
+            return
+    raise UserError(f"the base {name} of the lower side's rank extension is neither shipped nor in the certificates folder with its sha256")
 
 
 def run_bound(args) -> int:
@@ -67,7 +97,7 @@ def run_bound(args) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if args.output:
-        _write_side(b.to_certificate, args.output, "the lower side")
+        _write_side(b.to_certificate, args.output, "the lower side", args.certificates)
     if args.upper_output:
         _write_side(b.upper_certificate, args.upper_output, "the upper side")
     if args.upper_nonnegative_output:

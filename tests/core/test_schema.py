@@ -84,6 +84,9 @@ def test_v2_schema_rejects_layout_errors_of_each_v2_kind():
         ("lower-position-independent-m64-n3.json", lambda d: d["claims"]["orbits"][0].update(size="126")),
         ("lower-position-independent-m64-n3.json", lambda d: d.pop("symmetry")),
         ("construction-tensor-m03-n3.json", lambda d: d.update(version=2)),
+        ("extension-causal-m10-n3-r5.json", lambda d: d["base"].update(sha256="ABC")),
+        ("extension-causal-m10-n3-r5.json", lambda d: d["edges"][0].append(9)),
+        ("extension-causal-m10-n3-r5.json", lambda d: d["claims"].pop("rank")),
     ]
     for name, mutate in cases:
         doc = json.loads((ROOT / "certificates" / name).read_text())

@@ -30,8 +30,9 @@ def load(name: str) -> dict:
 
 # kinds judged by other oracles or their own tests: orthant and crossing by
 # lab/spec_oracle_signrank.py (tests/lab/test_spec_oracle_signrank.py), level-family-minimality
-# by tests/upperbounds/test_minimality.py, rank-refutation by tests/checker/test_rank_refutation.py
-OTHER_KINDS = {"orthant", "crossing", "level-family-minimality", "rank-refutation"}
+# by tests/upperbounds/test_minimality.py, rank-refutation by tests/checker/test_rank_refutation.py,
+# rank-extension by tests/checker/test_rank_extension.py (its family's direct CNF solved on an instance)
+OTHER_KINDS = {"orthant", "crossing", "level-family-minimality", "rank-refutation", "rank-extension"}
 
 
 def v2_files() -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, crossing, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankone, rankrefutation, transcript
+from . import construction, crossing, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
@@ -21,6 +21,7 @@ REGISTRY: dict[str, ModuleType] = {
     "lower-bound": lowerbound,
     "orthant": orthant,
     "rank": rank,
+    "rank-extension": rankextension,
     "rank-refutation": rankrefutation,
     "transcript": transcript,
 }

@@ -223,10 +223,15 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"{'LRAT' if form == 'lrat' else 'DRAT'} proof (from {who}, not trusted) replayed, RUP steps only{' by their hints' if form == 'lrat' else ''}: {counts['lemmas']} lemmas, {counts['deletions']} deletions ({counts['ignored']} ignored), the empty clause derived",
         f"witness family: {count} inputs ({len(uniform)} uniform, {count - len(uniform)} mixed)",
     ]
+    summary = scope_line("rank refutation", m, n, variant, kernel, r, count)
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(r + 1, m, n, variant, ("nonnegative", "signed") if kernel == "signed" else ("nonnegative",)))
+
+
+def scope_line(what: str, m: int, n: int, variant: str, kernel: str, r: int, count: int) -> str:
+    """The VALID line of a refuted rank r (also kind rank-extension's)."""
     sign = "with a nonnegative kernel" if kernel == "nonnegative" else "(kernel of any sign)"
-    summary = (
-        f"rank refutation (m={m}, n={n}, {variant}): no normalized head {sign} of kernel rank <= {r} "
+    return (
+        f"{what} (m={m}, n={n}, {variant}): no normalized head {sign} of kernel rank <= {r} "
         f"{SCOPE[variant]} and whose denominators are > 0 on the {count}-input witness family exists, "
         f"hence feature rank >= {r + 1}" + (" (the rank of Kbar = sum_j K_j)" if variant == "position-dependent" else "")
     )
-    return Outcome(summary, routes, version=2, claim=claim_of.lower(r + 1, m, n, variant, ("nonnegative", "signed") if kernel == "signed" else ("nonnegative",)))
