@@ -106,8 +106,9 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
     with _bases.checking(path, None if bases is None else tuple(bases)):
         verdict = _check_guarded(data, path, limits, guard)
     _bases.merge(verdict.bases)
+    verdict.bases = {}  # handed to the memo: a memoised verdict never carries others (no chain to pickle)
     if verdict.kind in NAMED_KINDS:
-        _bases.remember((digest, limits), verdict)
+        _bases.remember((digest, limits), verdict, pending=False)
     return verdict
 
 

@@ -147,10 +147,13 @@ def verdict(digest: str, path: str, data: bytes, limits: Limits) -> Verdict:
     return _memo[key]
 
 
-def remember(key: tuple[str, Limits], found: Verdict) -> None:
+def remember(key: tuple[str, Limits], found: Verdict, pending: bool = True) -> None:
+    """Memoise a decided verdict; ``pending``: also queue it for the parent (a guarded
+    child's nested checks), never a top-level verdict the parent already holds."""
     if found.code not in (LIMIT, INTERNAL) and key not in _memo:
         _memo[key] = found
-        _new[key] = found
+        if pending:
+            _new[key] = found
 
 
 def take_new() -> dict[tuple[str, Limits], Verdict]:

@@ -233,6 +233,26 @@ def test_a_guarded_child_sends_the_base_verdict_to_the_parent(tmp_path):
     assert known is not None and known.ok and known.kind == "rank-refutation"
 
 
+def test_guarded_checks_of_many_refutations_send_back_a_bounded_payload(tmp_path):
+    """Each guarded top-level check of a rank refutation is memoised without the verdicts
+    it carried and is never queued again: the payload a child sends back does not grow
+    with the number of earlier checks (a chain of memoised verdicts once made pickling
+    recurse past Python's limit after a few hundred checks, an exit 4)."""
+    import pickle
+
+    base = _base(5, 2)
+    sizes = []
+    for j in range(12):  # distinct bytes each time: a rejected id ordering, then the base
+        doc = json.loads(json.dumps(base))
+        doc["proof"]["steps"][0] = "1" + doc["proof"]["steps"][0][len(doc["proof"]["steps"][0].split()[0]):] + " " * j
+        (tmp_path / f"r{j}.json").write_text(canonical_json(doc))
+        assert _check(tmp_path / f"r{j}.json").code in (0, 1, 2)
+        assert bases._new == {}
+        assert all(v.bases == {} for v in bases._memo.values())
+        sizes.append(len(pickle.dumps(bases.take_new())))
+    assert len(set(sizes)) == 1
+
+
 def test_work_includes_the_base_and_a_tight_budget_refuses_first(tmp_path):
     base, doc = _ext_doc(3)
     _folder(tmp_path, base, {"e.json": doc})
