@@ -200,13 +200,13 @@ class DirectSumBound(_PerEntry):
         return kernel_fields(doc, self.kernel)
 
 
-def direct_sum(parts: tuple[tuple[str, int], ...], n: int, variant: str = "position-independent", kernel: str = "nonnegative") -> DirectSumBound:
-    """The bound of the direct sum of library components (name, copies) at length n."""
+def direct_sum(parts: tuple[tuple[str | Component, int], ...], n: int, variant: str = "position-independent", kernel: str = "nonnegative") -> DirectSumBound:
+    """The bound of the direct sum of components (a library name or a Component, copies) at length n."""
     if n < 3:
         raise ValueError("the lower bound needs n >= 3")
     check_kernel(kernel, variant)
     lib = library()
-    resolved = tuple((lib[name], copies) for name, copies in parts)
+    resolved = tuple((lib[c] if isinstance(c, str) else c, copies) for c, copies in parts)
     gaps = sum_gaps(resolved)
     schedules, products = {}, Counter()
     for g, count in gaps.items():
