@@ -270,3 +270,24 @@ def best(m: int, n: int, variant: str = "position-independent", kernel: str = "n
 def filename(m: int, n: int, variant: str = "position-independent", kernel: str = "nonnegative") -> str:
     middle = variant if kernel == "nonnegative" else f"{kernel}-{variant}"
     return f"lower-sum-{middle}-m{m:03d}-n{n}.json"
+
+
+# ----------------------------------------------------------------- the committed files
+
+LENGTHS = (48, 56, 64, 80, 88, 96, 128, 192, 256)  # THEORY L9's lengths; every m between pads the best sum below it
+NOT_BETTER = {(48, 4)}  # where a single code's committed bound is larger (m = 48, n = 4: 14,859 > 14,699)
+
+
+def committed_cells() -> list[tuple[int, int, str, str]]:
+    """(m, n, variant, kernel) of every committed direct-sum file: the kernels and variants
+    of the m = 64 orbit-form files (nonnegative and signed-any-denominator, position-independent,
+    n = 3..8; at n = 3 also signed position-independent and signed-any-denominator causal)."""
+    out = []
+    for m in LENGTHS:
+        for n in range(3, 9):
+            if (m, n) in NOT_BETTER:
+                continue
+            out += [(m, n, "position-independent", "nonnegative"), (m, n, "position-independent", "signed-any-denominator")]
+            if n == 3:
+                out += [(m, n, "position-independent", "signed"), (m, n, "causal", "signed-any-denominator")]
+    return out

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations_with_replacement, product as cartesian
 from math import comb, factorial
@@ -63,11 +64,13 @@ def tuple_sizes(doc: Node) -> tuple[int, int]:
     claimed orbit lists, read tolerantly: a component with K orbits and t copies has
     C(K + t - 1, t) multisets of orbits (its copies are interchangeable)."""
     tuples, entries = 1, 0
-    for c in _tolerant_components(doc):
-        c = c if isinstance(c, dict) else {}
+    for item in _tolerant_components(doc):
+        c: dict = item if isinstance(item, dict) else {}
         copies = small_int(c.get("copies"), 1, 1, MAX_COPIES)
-        claims = c.get("claims") if isinstance(c.get("claims"), dict) else {}
-        listed = claims.get("orbits") if isinstance(claims.get("orbits"), list) else []
+        raw = c.get("claims")
+        claims: dict = raw if isinstance(raw, dict) else {}
+        found = claims.get("orbits")
+        listed: list = found if isinstance(found, list) else []
         tuples *= comb(max(len(listed), 1) + copies - 1, copies)
         most = max((len(o["gaps"]) for o in listed if isinstance(o, dict) and isinstance(o.get("gaps"), list)), default=1)
         entries += copies * (most + 1)
@@ -153,7 +156,7 @@ def with_self(hist: Counter) -> dict[int, int]:
     return {0: 1, **hist}
 
 
-def multisets(component: Component):
+def multisets(component: Component) -> Iterator[tuple[int, list[tuple[int, Counter]]]]:
     """(orderings, the orbits) for every multiset of `copies` orbits of the component: its
     copies are interchangeable, so a multiset with multiplicities e_1..e_K stands for
     copies! / prod e_i! ordered tuples."""
@@ -179,11 +182,11 @@ def check(doc: Node, limits: Limits) -> Outcome:
     if not items:
         raise Invalid(doc["components"].pointer, "a direct sum needs at least one component")
     seen: dict[str, int] = {}
-    for c, item in enumerate(items):
+    for index, item in enumerate(items):
         key = json.dumps([item.value.get(f) if isinstance(item.value, dict) else None for f in ("m", "code", "symmetry")], sort_keys=True)
         if key in seen:
             raise Invalid(item.pointer, f"repeats component {seen[key]} (the same code and symmetry): list it once with copies")
-        seen[key] = c
+        seen[key] = index
     components = [check_component(item, limits) for item in items]
     length = sum(c.m * c.copies for c in components)
     if length != m:
@@ -253,4 +256,4 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"direct-sum lower bound (m={m}, n={n}, {variant}): {kernels.scope(variant, kernel, SCOPE[variant])} that solves the {count}-input witness family "
         f"of the {big_n} words of {show(names)} has feature rank r >= {bound} (upper bound 2^{m})"
     )
-    return Outcome(summary, routes, version=2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))
+    return Outcome(summary, routes, version=2, claim=claim_of.lower(bound, m, n, variant, tuple(kernels.COVERED[kernel])))
