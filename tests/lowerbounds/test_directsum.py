@@ -155,3 +155,9 @@ def test_best_sums_at_64_128_and_256():
     for m, value in ((128, 13_880_995), (256, 200_981_437_857_743)):
         lb = directsum.best(m, 3)
         assert lb.bound == value and lb.name == f"RM(2,6)^{m // 64}"
+
+
+@pytest.mark.slow  # the search over every sum of each committed length (several minutes at m = 256)
+def test_the_recorded_best_sums_are_the_search_results():
+    for (m, n), parts in directsum.RECORDED.items():
+        assert directsum.best_parts(m, n) == parts, (m, n)
