@@ -519,18 +519,25 @@ def rank_one_infeasible(doc) -> bool:
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")
 
 
+def nonnegative_restatement(doc) -> dict:
+    """A file with the field `kernel` (THEORY L8) as the nonnegative file it restates: the
+    kernel must suit the variant; a signed class's claimed bound + 1, no `kernel`."""
+    kernel = doc["kernel"]
+    ok(kernel in KERNELS and not (kernel == "signed-any-denominator" and doc.get("variant") == "position-dependent"))
+    plain = {key: v for key, v in doc.items() if key != "kernel"}
+    if kernel != "nonnegative":
+        ok(is_int(doc["claims"]["bound"]))
+        plain["claims"] = dict(doc["claims"], bound=doc["claims"]["bound"] + 1)
+    return plain
+
+
 def lower_bound(doc) -> bool | None:
     """The v2 form (with `symmetry`), or any form with the field `kernel` ("Signed
     kernels", THEORY L8): a signed file is valid iff the kernel suits the variant and the
     same file stating the nonnegative bound (claimed bound + 1, no `kernel`) is valid.  A
     lower-bound file with neither uses only v1 fields and must declare version 1."""
     if "kernel" in doc:
-        kernel = doc["kernel"]
-        ok(kernel in KERNELS and not (kernel == "signed-any-denominator" and doc.get("variant") == "position-dependent"))
-        plain = {key: v for key, v in doc.items() if key != "kernel"}
-        if kernel != "nonnegative":
-            ok(is_int(doc["claims"]["bound"]))
-            plain["claims"] = dict(doc["claims"], bound=doc["claims"]["bound"] + 1)
+        plain = nonnegative_restatement(doc)
         if "symmetry" in plain:
             return lower_bound(plain)
         from lab.spec_oracle import judge as judge_v1
@@ -821,13 +828,7 @@ def direct_sum(doc) -> bool | None:
     over the copies (sumsets), not by orbits.  A signed file is judged by its nonnegative
     restatement (claimed bound + 1), as for lower-bound."""
     if "kernel" in doc:
-        kernel = doc["kernel"]
-        ok(kernel in KERNELS and not (kernel == "signed-any-denominator" and doc.get("variant") == "position-dependent"))
-        plain = {key: v for key, v in doc.items() if key != "kernel"}
-        if kernel != "nonnegative":
-            ok(is_int(doc["claims"]["bound"]))
-            plain["claims"] = dict(doc["claims"], bound=doc["claims"]["bound"] + 1)
-        return direct_sum(plain)
+        return direct_sum(nonnegative_restatement(doc))
     header(doc, {"m", "n", "variant", "queries", "components", "schedules", "witness", "claims"})
     m, n = integer(doc["m"], 1), integer(doc["n"], 3)
     ok(doc["variant"] in ("position-independent", "position-dependent", "causal") and doc["queries"] == "complement")
