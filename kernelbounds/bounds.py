@@ -44,7 +44,7 @@ from .certified import FamilyMinimum, Known, StaleIndex
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
-MAX_M = 256  # the lower side's code search handles m up to 256; upper sources beyond 64 are U2 only
+MAX_M = 256  # beyond m = 64 every lower side is a committed claim (direct sums, THEORY L9) or the stored m = 64 cell, padded
 
 
 @dataclass(frozen=True)
@@ -173,8 +173,8 @@ def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: s
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7", "rank-extension": "U7+"}
-KIND_METHOD = {"lower-bound": "codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
+KIND_THEORY = {"lower-bound": "L4", "direct-sum": "L9", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7", "rank-extension": "U7+"}
+KIND_METHOD = {"lower-bound": "codes", "direct-sum": "direct sum of codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
                "rank-refutation": "rank refutation (chirotope, clausal proof)", "rank-extension": "rank refutation plus disjoint edges"}
 ORTHANT_MAX_M = computed.ORTHANT_MAX_M
 
@@ -191,8 +191,10 @@ def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonneg
     out = []
     for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, len(k.kernels), k.filename)):
         if k.m <= m:
-            signed_code = kernel != "nonnegative" and k.kind == "lower-bound"  # L3 on the D-ratios (THEORY L8)
-            out.append(Side(k.value, "codes (D-ratios)" if signed_code else KIND_METHOD.get(k.kind, k.kind), "L8" if signed_code else KIND_THEORY.get(k.kind, "?"), k.cited, k.m,
+            signed_code = kernel != "nonnegative" and k.kind in ("lower-bound", "direct-sum")  # L3 on the D-ratios (THEORY L8)
+            method = KIND_METHOD.get(k.kind, k.kind) + (" (D-ratios)" if signed_code else "")
+            theory = "L8" if signed_code and k.kind == "lower-bound" else KIND_THEORY.get(k.kind, "?")
+            out.append(Side(k.value, method, theory, k.cited, k.m,
                             detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))
     return out
 
@@ -228,22 +230,28 @@ def _orthant_certificate(m: int, n: int, variant: str) -> dict:
 def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
     """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8).  For a
     signed class the same code and chains bound the D-ratio matrix, of rank <= r + 1
-    (THEORY L8), so r >= bound - 1."""
-    if _stored().covers(m, n):
-        c = _stored().cells[(m, n, variant)]["codes"]
+    (THEORY L8), so r >= bound - 1.  Above m = 64 the search is not run: the stored m = 64
+    cell holds by restriction (THEORY U5), and the committed direct sums (THEORY L9) carry
+    the lower side there."""
+    source = min(m, computed.MAX_M)
+    if _stored().covers(source, n):
+        c = _stored().cells[(source, n, variant)]["codes"]
     else:
         from .progress import bar
 
-        with bar(None, f"code search (THEORY L4) at m = {m}, n = {n}", "search"):
-            c = computed.code_entry(m, n, variant)
+        with bar(None, f"code search (THEORY L4) at m = {source}, n = {n}", "search"):
+            c = computed.code_entry(source, n, variant)
     if c is None or (kernel != "nonnegative" and c["bound"] <= 2):  # r >= 1 needs no code
         return []
+    note = _closure_note(source, m, "lower")
     if kernel == "nonnegative":
-        return [Side(c["bound"], "codes", "L4", None, m, detail=c["detail"], rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                     code=c["summary"], _build=partial(_code_certificate, m, n, variant, c["sha256"]))]
-    return [Side(c["bound"] - 1, "codes (D-ratios)", "L8", None, m, detail=f"{c['detail']}; the D-ratio matrix has rank <= r + 1 (THEORY L8), so r >= {c['bound']} - 1",
-                 rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"],
-                 _build=partial(_code_certificate, m, n, variant, c["sha256"], kernel))]
+        return [Side(c["bound"], "codes", "L4", None, source, detail="; ".join(filter(None, [c["detail"], note])),
+                     rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} -o FILE", code=c["summary"],
+                     _build=partial(_code_certificate, source, n, variant, c["sha256"]))]
+    detail = f"{c['detail']}; the D-ratio matrix has rank <= r + 1 (THEORY L8), so r >= {c['bound']} - 1"
+    return [Side(c["bound"] - 1, "codes (D-ratios)", "L8", None, source, detail="; ".join(filter(None, [detail, note])),
+                 rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"],
+                 _build=partial(_code_certificate, source, n, variant, c["sha256"], kernel))]
 
 
 def _code_certificate(m: int, n: int, variant: str, sha: str, kernel: str = "nonnegative") -> dict:
@@ -458,7 +466,7 @@ def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, e
     committed(folder)  # check a user folder once, here, before any worker starts
     _check(1, 1, variant, kernel)
     todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder, kernel) not in _ANSWERS for n in ns)]
-    slow = [m for m in todo if not all(_stored().covers(m, n) for n in ns if n >= 3)]
+    slow = [m for m in todo if not all(_stored().covers(min(m, computed.MAX_M), n) for n in ns if n >= 3)]
     with bar(len(todo) - len(slow), "bounds (stored cells)", "m") as progress:
         for m in [m for m in todo if m not in slow]:
             _row((m, tuple(ns), variant, folder, kernel))

@@ -188,7 +188,15 @@ def entries() -> list[Entry]:
     out += _rank_refutations()
     out += _signed()  # ADDED: signed kernels (THEORY L8)
     out += _symmetric_heads()
+    out += _direct_sums()  # THEORY L9
     return out
+
+
+def _direct_sums() -> list[Entry]:
+    """THEORY L9: the best direct sum of codes per length and n (lowerbounds.directsum.committed_cells)."""
+    from .lowerbounds import directsum
+
+    return [Entry(directsum.filename(m, n, v, k), lambda m=m, n=n, v=v, k=k: directsum.best(m, n, v, k).certificate()) for m, n, v, k in directsum.committed_cells()]
 
 
 # ----------------------------------------------------------------- rank refutations (THEORY U7)

@@ -310,6 +310,14 @@ def job_check_orbit_m64_n3():
     return _check("lower-position-independent-m64-n3.json")
 
 
+def job_check_sum_m128_n3():
+    return _check("lower-sum-position-independent-m128-n3.json")
+
+
+def job_check_sum_m256_n3():
+    return _check("lower-sum-position-independent-m256-n3.json")
+
+
 def job_check_level_families():
     """Every committed level-family certificate (upper-*.json); the target is per file."""
     from kernelbounds.checker import check_file
@@ -540,6 +548,8 @@ ROWS = [
     ("lexicode_24_8_4", "lexicode m = 24, w = 8, intersections <= 4, at most 3000 words", "ratio < 0.3", "lexicode_literal_24_8_4", False),
     ("check_uniform_m64_n3", "check RM(2,6) weight 32, m = 64, n = 3 in the uniform form (anchor)", "-", None, False),
     ("check_orbit_m64_n3", "check orbit-form lower bound m = 64, n = 3 (1,828,134 words, 3 orbits)", "< 60 s", "check_uniform_m64_n3", False),
+    ("check_sum_m128_n3", "check direct-sum lower bound m = 128, n = 3 (RM(2,6)^2: N = 3.3e12, 6 orbit multisets; THEORY L9)", "<= 1.2x anchor", "check_orbit_m64_n3", False),
+    ("check_sum_m256_n3", "check direct-sum lower bound m = 256, n = 3 (RM(2,6)^4: N = 1.1e25, 15 orbit multisets)", "<= 1.5x anchor", "check_orbit_m64_n3", False),
     ("check_level_families", "check every committed level-family certificate (upper-*.json)", "each < 5 s", None, False),
     ("check_explicit_m8", "check explicit-head m = 8, n = 3, rank 37 (928 KB)", "< 60 s", None, False),
     ("check_refutation_m6", "check refutation m = 6, r = 3 (84 variables, 10,435 clauses, 1,050 LRAT lemmas; anchor)", "-", None, False),

@@ -112,6 +112,7 @@ def main() -> None:
         guarded.append((f"limits/{name}.json", limit))
     _minimality(add, edit)
     _rank_extension(add, edit)
+    _direct_sum(add, edit)
 
     if ROOT.exists():
         shutil.rmtree(ROOT)
@@ -206,6 +207,38 @@ def _rank_extension(add, edit) -> None:
     add("incorrect", "rank-extension-rejected-base", bad, 1, "/base/sha256", "names a refutation whose claimed bound is false: the base's rejection rejects the extension")
     add("malformed", "rank-extension-sha256", edit(good, lambda d: d["base"].update(sha256=d["base"]["sha256"].upper())), 2, "/base/sha256", "the sha256 in upper case: not the canonical 64 lowercase hex digits")
     add("limits", "rank-extension-25-edges", edit(good, lambda d: d.update(edges=[[5 + 2 * i, 6 + 2 * i] for i in range(25)])), 3, "/edges", "25 edges (2^25 placements per pair): over the limit of 24, refused before the base is read")
+
+
+
+def _direct_sum(add, edit) -> None:
+    """Kind direct-sum (format v2, THEORY L9): the dodecads twice at m = 48, n = 3, and its attacks."""
+    from kernelbounds.lowerbounds import directsum
+
+    doc = directsum.direct_sum((("golay-dodecads", 2),), 3).certificate()
+    orbit = "/components/0/claims/orbits/0"
+
+    def gap_one(d):  # a second component: the weight-2 words of length 3, pairwise at gap 1
+        d["components"].append({"m": 3, "copies": 1, "code": {"name": "weight-2 words of length 3", "words": ["110", "101", "011"]},
+                                "symmetry": {"permutations": [[1, 2, 0]]},
+                                "claims": {"code_size": 3, "orbits": [{"representative": "110", "size": 3, "gaps": [{"gap": 1, "count": 2}]}]}})
+        d["m"] = 51
+
+    add("correct", "direct-sum-dodecads2-m48-n3", doc, 0, "", "none: a valid direct sum (the dodecads twice, r >= 467 at m = 48; THEORY L9)")
+    add("incorrect", "direct-sum-histogram-one-off", edit(doc, lambda d: d["components"][0]["claims"]["orbits"][0]["gaps"][0].update(
+        count=d["components"][0]["claims"]["orbits"][0]["gaps"][0]["count"] + 1)), 1, f"{orbit}/gaps/0/count", "a component's row histogram one off")
+    add("incorrect", "direct-sum-orbit-size", edit(doc, lambda d: d["components"][0]["claims"]["orbits"][0].update(
+        size=d["components"][0]["claims"]["orbits"][0]["size"] + 1)), 1, f"{orbit}/size", "a component's orbit size one too large")
+    add("incorrect", "direct-sum-k-too-large", edit(doc, lambda d: d["claims"].update(k=3)), 1, "/claims/bound", "k = 3 with the bound of k = 1 (at k = 3 the least r is smaller)")
+    add("incorrect", "direct-sum-gap-one", edit(doc, gap_one), 1, "/components/1/claims/orbits/0/gaps/0/gap", "a component that is not a code of gap >= 2 (weight-2 words of length 3, every pair at gap 1)")
+    add("incorrect", "direct-sum-repeated-component", edit(doc, lambda d: d["components"].append(d["components"][0]) or d["components"][0].update(copies=1)), 1, "/components/1",
+        "one component listed twice (it must be listed once with copies)")
+    add("incorrect", "direct-sum-length", edit(doc, lambda d: d.update(m=49)), 1, "/m", "m is not the sum of the components' lengths times copies")
+    add("incorrect", "direct-sum-not-automorphism", edit(doc, lambda d: d["components"][0]["symmetry"]["permutations"][0].reverse()), 1,
+        "/components/0/symmetry/permutations/0", "a component's permutation that does not map the code onto itself")
+    add("malformed", "direct-sum-version-1", edit(doc, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind direct-sum in a file declaring version 1")
+    add("limits", "direct-sum-too-many-orbit-multisets", edit(doc, lambda d: d["components"][0]["claims"].update(orbits=d["components"][0]["claims"]["orbits"] * 700)), 3, "/components",
+        "2800 claimed orbits: C(2801, 2) multisets of orbits over the limit (refused before any work)")
+
 
 if __name__ == "__main__":
     main()

@@ -188,12 +188,20 @@ class LowerBoundForm(Protocol):
     def describe(self) -> dict: ...
 
 
+SEARCH_MAX_M = 64  # the stored grid (hub COMPUTED); linear codes are enumerated for m <= 64
+
+
 def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True, kernel: str = "nonnegative") -> LowerBoundForm:
     """The largest bound over every form and code: listed words (per-entry, pairwise),
     weight classes of linear codes (uniform form), and weight classes with known
     automorphisms (per-entry through orbits).  Ties prefer listed words, then uniform.
-    A signed kernel class (THEORY L8) takes the same code and chains and states L3 - 1."""
+    A signed kernel class (THEORY L8) takes the same code and chains and states L3 - 1.
+    Runs for m <= 64 (SEARCH_MAX_M): above, the lower side is the committed direct sums
+    of THEORY L9 (lowerbounds.directsum), padded; the search over padded weight classes
+    it once ran there (15-50 s per m) was weaker."""
     check_kernel(kernel, variant)
+    if m > SEARCH_MAX_M:
+        raise ValueError(f"the code search runs for m <= {SEARCH_MAX_M}; above, the lower side is the committed direct sums of THEORY L9 (lowerbounds.directsum)")
     if kernel != "nonnegative":
         found = best(m, n, variant, thorough)
         return found.with_kernel(kernel)

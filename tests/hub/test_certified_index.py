@@ -37,7 +37,7 @@ def _old_claim(doc: dict) -> tuple | None:
     kind, m, n, claims = doc.get("kind"), doc.get("m"), doc.get("n"), doc.get("claims", {})
     if not isinstance(m, int) or not isinstance(n, int):
         return None
-    if kind in ("lower-bound", "orthant", "crossing", "rank-refutation", "rank-extension"):  # bound = r + 1 (THEORY U7, U7+)
+    if kind in ("lower-bound", "direct-sum", "orthant", "crossing", "rank-refutation", "rank-extension"):  # bound = r + 1 (THEORY U7, U7+)
         return ("lower", m, n, claims["bound"], tuple(sorted(OLD_LOWER_HOLDS_FOR[doc["variant"]])), None, None)
     if kind == "rank-one-infeasible":
         return ("lower", m, n, claims["lower_bound"], ("position-independent",), None, None)
@@ -104,12 +104,12 @@ def test_the_kernels_of_each_claim():
 def _lower_kernels(kind: str, doc: dict) -> list[str]:
     """The classes a lower bound holds for (THEORY L8): orthant (L7) for positive denominators
     whatever the file says; crossing (U6) and rank-one Farkas only for K >= 0; a code file
-    or a rank refutation for the classes its `kernel` field names and those it contains."""
+    (also a direct sum, THEORY L9) or a rank refutation for the classes its `kernel` field names and those it contains."""
     if kind == "orthant":
         return ["nonnegative", "signed"]
     chain = ["nonnegative", "signed", "signed-any-denominator"]
     kernel = doc.get("kernel", "nonnegative")
-    return chain[: chain.index(kernel) + 1] if kind in ("lower-bound", "rank-refutation", "rank-extension") else ["nonnegative"]
+    return chain[: chain.index(kernel) + 1] if kind in ("lower-bound", "direct-sum", "rank-refutation", "rank-extension") else ["nonnegative"]
 
 
 @pytest.mark.parametrize("m, n", [(4, 3), (7, 4), (12, 5), (20, 8)])

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import construction, crossing, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
+from . import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
 
 REGISTRY: dict[str, ModuleType] = {
     "construction": construction,
     "crossing": crossing,
+    "direct-sum": directsum,
     "explicit-head": explicit,
     "rank-one-infeasible": rankone,
     "level-family": levelfamily,

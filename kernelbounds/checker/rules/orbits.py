@@ -241,6 +241,20 @@ def check_histogram(node: Node, hist: Counter) -> None:
         raise Invalid(node.pointer, f"omits gap {absent[0]}, which occurs {hist[absent[0]]} times in this row")
 
 
+def check_per_entry_bound(claims: Node, products: Counter[int], big_n: int, k: int, kernel: str, over: str) -> tuple[int, Fraction, int, int]:
+    """O5 (and DS4): min_product = the least P over the ordered pairs (`products`: P -> pairs);
+    S_k = sum_P pairs / P^(2k), x = N^2/(N + S_k), l3 = the least r with C(r+k-1, k) > x, and
+    the claimed bound = l3 (minus 1 for a signed kernel, THEORY L8).  Returns (min_product, x, l3, bound)."""
+    min_product = min(products)
+    expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, f"the least chain product P(g) over {over}")
+    s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
+    x = Fraction(big_n * big_n) / (big_n + s_k)
+    l3 = least_rank(k, x)
+    bound = kernels.chain_bound(l3, kernel)
+    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {float(x):.6g}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
+    return min_product, x, l3, bound
+
+
 def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel: str = "nonnegative") -> Outcome:
     sym = doc["symmetry"].obj({"permutations"})
     require_version(doc, sym, 2, "the orbit form (/symmetry)")
@@ -274,13 +288,7 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
     for size, hist in orbits:
         for g, c in hist.items():
             products[schedules[g][1]] += size * c
-    min_product = min(products)
-    expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, "the least chain product P(g) over the occurring gaps")
-    s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
-    x = Fraction(big_n * big_n) / (big_n + s_k)
-    l3 = least_rank(k, x)
-    bound = kernels.chain_bound(l3, kernel)
-    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {float(x):.6g}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
+    min_product, x, l3, bound = check_per_entry_bound(claims, products, big_n, k, kernel, "the occurring gaps")
     per_link = placements(variant, n)
     count = sum(size * constant_weight_row_count(big_n, hist, schedules, per_link) for size, hist in orbits)
     witness = doc["witness"].obj({"rule"})
