@@ -44,7 +44,7 @@ from .certified import FamilyMinimum, Known, StaleIndex
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
-MAX_M = 256  # the lower side's code search handles m up to 256; upper sources beyond 64 are U2 only
+MAX_M = 256  # the lower side's code search handles m up to 256; upper sources beyond 64: the level-family files up to m = 256 (THEORY U4')
 
 
 @dataclass(frozen=True)

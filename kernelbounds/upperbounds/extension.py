@@ -114,7 +114,10 @@ def best(m: int, n: int, bases: list[dict]) -> tuple[extremeclasses.Construction
     for b in bases:
         if max(b["g"]) > m:
             continue
-        added, g, c, _ = chain.least_extension(b["g"], b["reach"], m, n)
+        try:
+            added, g, c, _ = chain.least_extension(b["g"], b["reach"], m, n)
+        except ValueError:  # no extension of this base reaches m
+            continue
         total = sum(comb(m, j) for j in b["g"]) + c
         if top is None or total < top[0]:
             top = (total, b, added, g)
