@@ -513,7 +513,7 @@ ROWS = [
     ("literal_classes_m64_n3", "the m = 64, n = 3 answer over all C(67, 3) classes, Fractions (anchor)", "-", None, False),
     ("check_upper_m64_n3", "check upper-any-m64-n3.json (LF3x, 2145 extreme classes)", "< 60 s", "literal_classes_m64_n3", False),
     ("exact_check_m256_n3", "exact extreme-class check of the m = 256, n = 3 signed answer (generator; anchor)", "-", None, False),
-    ("check_upper_m256_n3", "check upper-any-m256-n3.json, the largest upper certificate (LF3x, 33,153 extreme classes)", "< 10 s", "exact_check_m256_n3", False),
+    ("check_upper_m256_n3", "check upper-any-m256-n3.json, the largest-m upper certificate (LF3x, 33,153 extreme classes)", "< 10 s", "exact_check_m256_n3", False),
     ("index_lookup", "a process reading the shipped INDEX, one entry (anchor)", "-", None, False),
     ("bound_cli_m64_n3", "bound --m 64 --n 3, a fresh process, installed package (index + COMPUTED lookup)", "< 2 s", "index_lookup", False),
     ("table_m4_64", "table --m 4..64 --n 3..8 (one process; the hub)", "< 120 s", None, True),
