@@ -166,7 +166,8 @@ def certificate(m: int, n: int, nonnegative: bool) -> dict:
 
 def signed_cells(path: Path = DATA) -> list[tuple[int, int]]:
     """The grid cells with a stored signed answer (those that beat the explicit chain)."""
-    return [c for c in CELLS if c in replay._read(path, FORMAT)]
+    stored_cells = replay._read(path, FORMAT)
+    return [c for c in CELLS if c in stored_cells]
 
 
 def refresh(ns, path: Path = DATA, log=print) -> None:
