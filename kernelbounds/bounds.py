@@ -44,7 +44,7 @@ from .certified import FamilyMinimum, Known, StaleIndex
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
-MAX_M = 256  # beyond m = 64 every lower side is a committed claim (direct sums, THEORY L9) or the stored m = 64 cell, padded
+MAX_M = 256  # lower side beyond m = 64: committed direct sums (THEORY L9) or the stored m = 64 cell, padded; upper side: the level-family files up to m = 256 (THEORY U4')
 
 
 @dataclass(frozen=True)

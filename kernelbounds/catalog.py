@@ -67,6 +67,14 @@ def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
     return Entry(levelfamily.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
 
 
+def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
+    """Upper bounds above m = 64 (THEORY U4'): the explicit chain (g >= 0) or the stored answer of
+    an LP prefix extended by the explicit rule (any g), replayed exactly (upperbounds/extension.py)."""
+    from .upperbounds import extension
+
+    return Entry(levelfamily.filename(m, n, nonnegative), lambda: extension.certificate(m, n, nonnegative))
+
+
 def _rank_one_head(m: int, n: int) -> Entry:
     from .upperbounds import rankone as farkas
     from .upperbounds import generalheads
@@ -185,6 +193,10 @@ def entries() -> list[Entry]:
     from .upperbounds.replay import CELLS
 
     out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # upper bounds at scale (THEORY U4')
+    from .upperbounds import extension
+
+    # above m = 64: the chain at every grid cell, the signed answer where it beats the chain
+    out += [_upper_above_64(m, n, True) for m, n in extension.CELLS] + [_upper_above_64(m, n, False) for m, n in extension.signed_cells()]
     out += _rank_refutations()
     out += _signed()  # ADDED: signed kernels (THEORY L8)
     out += _symmetric_heads()

@@ -69,20 +69,27 @@ def ratio(r: Row) -> str:
     return f"2^{math.log2(r.upper / r.lower):.1f}" if r.upper / r.lower >= 16 else f"{r.upper / r.lower:.2f}"
 
 
-def markdown(rows: list[Row], signed: list[tuple] | None = None) -> str:
+def markdown(rows: list[Row], signed: list[tuple] | None = None, log2: bool = False) -> str:
     """The markdown table; ``signed`` (one pair per row: the lower sides for the signed and
-    signed-any-denominator kernel classes, THEORY L8, None where refused) adds two columns."""
+    signed-any-denominator kernel classes, THEORY L8, None where refused) adds two columns;
+    ``log2`` adds log2 of both upper sides (floats: a report only; for m above 64)."""
+    import math
+
     extra = "" if signed is None else " lower (signed) | lower (signed, any denominator) |"
+    logs = " log2 upper (any) | log2 upper (nonnegative) |" if log2 else ""
     head = (
-        f"| m | n | lower |{extra} upper (any features) | upper (nonnegative features) | exact or upper/lower | lower by | upper by |\n"
-        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|---|---|---|\n"
+        f"| m | n | lower |{extra} upper (any features) | upper (nonnegative features) |{logs} exact or upper/lower | lower by | upper by |\n"
+        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|{'---:|---:|' if log2 else ''}---|---|---|\n"
     )
 
     def cells(i: int) -> str:
         return "" if signed is None else "".join(f" {'n/a' if v is None else v} |" for v in signed[i])
 
+    def bits(r: Row) -> str:
+        return f" {math.log2(r.upper):.1f} | {math.log2(r.upper_nonnegative):.1f} |" if log2 else ""
+
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} | {ratio(r)} | {r.lower_method} | {r.upper_method}"
+        f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} |{bits(r)} {ratio(r)} | {r.lower_method} | {r.upper_method}"
         f"{'' if r.upper_nonnegative_method == r.upper_method else ' / ' + r.upper_nonnegative_method} |\n"
         for i, r in enumerate(rows)
     )
@@ -170,15 +177,28 @@ def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
 
 # ---------------------------------------------------------------- generated docs tables
 
-DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m \d+\.\.\d+ --n \d+\.\.\d+(?: --variant [a-z-]+)?(?: --kernels)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)
+DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m [0-9.,:]+ --n \d+\.\.\d+(?: --variant [a-z-]+)?(?: --kernels)?(?: --log2)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)
 
 
-def _spec(text: str) -> tuple[range, range, str]:
-    parts = [p for p in text.split() if p != "--kernels"]
+def m_list(text: str) -> list[int]:
+    """The m values of a docs table mark: comma-separated A, A..B or A..B:S (every S-th m from
+    A to B), e.g. ``65,72..256:8``; sorted, each once.  ValueError on anything else."""
+    out = set()
+    for part in text.split(","):
+        span, _, step = part.partition(":")
+        a, _, b = span.partition("..")
+        lo, hi, by = int(a), int(b or a), int(step or 1)
+        if not 1 <= lo <= hi or by < 1:
+            raise ValueError(f"bad m list {text!r}")
+        out.update(range(lo, hi + 1, by))
+    return sorted(out)
+
+
+def _spec(text: str) -> tuple[list[int], range, str]:
+    parts = [p for p in text.split() if p not in ("--kernels", "--log2")]
     args = dict(zip(parts[::2], parts[1::2]))
-    a, b = map(int, args["--m"].split(".."))
     c, d = map(int, args["--n"].split(".."))
-    return range(a, b + 1), range(c, d + 1), args.get("--variant", "position-independent")
+    return m_list(args["--m"]), range(c, d + 1), args.get("--variant", "position-independent")
 
 
 def render_docs(text: str, jobs: int | None = 1) -> str:
@@ -193,7 +213,7 @@ def render_docs(text: str, jobs: int | None = 1) -> str:
             pairs = [table(ms, ns, variant, jobs=jobs, kernel=k) if (k, variant) != ("signed-any-denominator", "position-dependent") else [None] * len(rows)
                      for k in ("signed", "signed-any-denominator")]
             signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs)]
-        return match.group(1) + markdown(rows, signed) + match.group(4)
+        return match.group(1) + markdown(rows, signed, log2="--log2" in match.group(2).split()) + match.group(4)
 
     return DOCS_MARK.sub(one, text)
 
