@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import bits
-from .bounds import StaleIndex, TheoryContradicted
+from .hub.answer import StaleIndex, TheoryContradicted
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
 from .heads.evaluate import Counterexample, Evaluation
@@ -60,7 +60,7 @@ def _side(side) -> dict:
 class Bound:
     """What is known about r*(m, n): ``lower <= r* <= upper`` (any features), and
     ``upper_nonnegative`` with nonnegative features; ``exact`` when lower == upper.  The
-    answer of the hub :func:`kernelbounds.bounds.bounds`, as `kernelbounds bound`.
+    answer of the hub :func:`kernelbounds.hub.answer.bounds`, as `kernelbounds bound`.
 
     ``sides`` gives each side's method, THEORY section and certificate.  When the lower
     side is a code (THEORY L4) the code fields describe it: min_product is the least chain
@@ -133,7 +133,7 @@ def bound(m: int, n: int, variant: str = "position-independent", certificates: s
     >>> bound(12, 2).exact
     True
     """
-    from .bounds import bounds
+    from .hub.answer import bounds
 
     return _bound_of(bounds(m, n, variant, certificates, kernel))
 
@@ -144,7 +144,7 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
     witness`); its certificate lists the inputs.  None if no candidate code reaches it.
     The other fields are the hub's answer at (m, n) except lower, code and its fields,
     which describe this witness family."""
-    from .bounds import bounds
+    from .hub.answer import bounds
     from .lowerbounds import assemble
 
     lb = assemble.smallest_witness(m, n, target_rank, variant)
@@ -205,7 +205,7 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
     >>> upper(12, 3, nonnegative=True).upper
     133
     """
-    from .bounds import bounds
+    from .hub.answer import bounds
 
     a = bounds(m, n, certificates=certificates)
     s = a.upper_nonnegative if nonnegative else a.upper
