@@ -188,13 +188,13 @@ def job_upper_m16():
 
 def job_hub_m16():
     """What `kernelbounds upper --m 16 --n 3` and `bound` answer: the hub (committed certificate)."""
-    from kernelbounds.bounds import bounds
+    from kernelbounds.hub.answer import bounds
 
     return lambda: f"rank {bounds(16, 3).upper.value} ({bounds(16, 3).upper.certificate})"
 
 
 def job_table_m4_64():
-    from kernelbounds import report
+    from kernelbounds.hub import report
 
     return lambda: f"{len(report.table(range(4, 65), range(3, 9)))} rows"
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kernelbounds import bounds as hub
+from kernelbounds.hub import answer as hub
 from kernelbounds.lowerbounds import assemble
 
 VARIANT_KERNELS = [("position-independent", "nonnegative"), ("position-independent", "signed"), ("position-independent", "signed-any-denominator"),

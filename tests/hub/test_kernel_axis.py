@@ -8,8 +8,8 @@ nonnegative and signed kernels, not for denominators of either sign."""
 import pytest
 
 from helpers import verdict
-from kernelbounds import bounds as hub
-from kernelbounds.bounds import KERNELS, VARIANTS, bounds
+from kernelbounds.hub import answer as hub
+from kernelbounds.hub.answer import KERNELS, VARIANTS, bounds
 
 GRID = [(m, n) for m in range(2, 65) for n in range(3, 9)]
 

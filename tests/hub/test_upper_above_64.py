@@ -3,7 +3,7 @@ under restriction, so every 65 <= m <= 256, 3 <= n <= 8 is answered below 2^m.""
 
 from math import comb
 
-from kernelbounds import bounds
+from kernelbounds.hub import answer as bounds
 
 
 def test_m128_n3_is_below_2_to_the_80_and_the_chain_below_2_to_the_88():

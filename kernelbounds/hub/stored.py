@@ -1,6 +1,6 @@
 """The hub's computed sources at m <= 64, n <= 8, stored (docs/index-format.md, "COMPUTED").
 
-Three sources of ``kernelbounds.bounds`` are computed rather than committed: the code search
+Three sources of ``kernelbounds.hub.answer`` are computed rather than committed: the code search
 of THEORY L4-L6 (``lowerbounds.assemble.best``, seconds to a minute per m at large m), the
 orthant family of L7 (r >= floor(m/2), a closed form) and the explicit nonnegative chain of
 U4' (a closed form with an exact extreme-class check).  So that every cell with m <= 64,
@@ -37,7 +37,7 @@ def sha256(data: bytes) -> str:
 
 def code_detail(lb) -> str:
     """The hub's one-line description of a code bound (THEORY L4)."""
-    from .lowerbounds import assemble
+    from ..lowerbounds import assemble
 
     info = assemble.describe(lb)
     return f"code {info['code']}: N = {info['size']}, {info['form']} form, least chain product {lb.min_product}, Hadamard power k = {lb.k}"
@@ -45,8 +45,8 @@ def code_detail(lb) -> str:
 
 def code_entry(m: int, n: int, variant: str) -> dict | None:
     """The code search's best bound at (m, n, variant), or None when no code fits."""
-    from .certificate import canonical_json
-    from .lowerbounds import assemble
+    from ..certificate import canonical_json
+    from ..lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
     if not lb.size:
@@ -59,7 +59,7 @@ def orthant_entry(m: int, n: int, variant: str) -> dict | None:
     """THEORY L7 at (m, n, variant): bound floor(m/2) and the witness family's size."""
     if not 4 <= m <= ORTHANT_MAX_M:
         return None
-    from .lowerbounds import signrank
+    from ..lowerbounds import signrank
 
     o = signrank.orthant(m, n, variant)
     return {"bound": o.bound, "witness_inputs": o.witness_count}
@@ -67,7 +67,7 @@ def orthant_entry(m: int, n: int, variant: str) -> dict | None:
 
 def chain_entry(m: int, n: int) -> dict:
     """THEORY U4': the explicit nonnegative chain's rank and support at (m, n)."""
-    from .upperbounds import chain
+    from ..upperbounds import chain
 
     c = chain.explicit(m, n)
     return {"rank": c.rank, "support": list(c.support)}
@@ -87,7 +87,7 @@ def _chain_row(m: int) -> list[dict]:
 
 
 def _code_file(item: tuple[str, bytes]) -> tuple[str, dict]:
-    from .lowerbounds import assemble
+    from ..lowerbounds import assemble
 
     name, data = item
     return name, {"sha256": sha256(data), "summary": assemble.summary(assemble.from_certificate(json.loads(data)))}
@@ -96,7 +96,7 @@ def _code_file(item: tuple[str, bytes]) -> tuple[str, dict]:
 def build(code_files: dict[str, bytes], jobs: int | None = None, scheduler: str | None = None) -> dict:
     """The COMPUTED document: every cell m = 1..64, n = 3..8, each variant, and the code
     description of each committed lower-bound file in ``code_files`` (name -> bytes)."""
-    from .progress import pmap
+    from ..progress import pmap
 
     ms = list(range(MAX_M, 0, -1))  # large m first: they take longest
     rows = pmap(_row, ms, jobs, "COMPUTED: code search (L4) and L7", "m", scheduler=scheduler)
@@ -113,7 +113,7 @@ def build(code_files: dict[str, bytes], jobs: int | None = None, scheduler: str 
 
 
 def text(doc: dict) -> str:
-    from .certificate import canonical_json
+    from ..certificate import canonical_json
 
     return canonical_json(doc)
 

@@ -1,24 +1,19 @@
-"""The committed certificate set (certificates/), regenerated deterministically, and the
-regenerate-check-compare workflow shared by `kernelbounds certificates`, scripts/run and
-the tests."""
+"""The committed certificate set (certificates/): one entry per file, naming the
+generator call that rebuilds it deterministically.  The regenerate-check-compare workflow
+over this registry is :mod:`kernelbounds.hub.workflow`."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import re
 
-from .upperbounds import constructions, levelfamily
-from .lowerbounds import assemble as lowerbound
-from . import kernelrank as rank
-from .lowerbounds import transcript
-from .certificate import canonical_json, write_atomic
-from .checker import Verdict, check_file
-from . import certified, computed
-from .progress import pmap as tracked
+from ..upperbounds import constructions, levelfamily
+from ..lowerbounds import assemble as lowerbound
+from .. import kernelrank as rank
+from ..lowerbounds import transcript
 
 
 @dataclass(frozen=True)
@@ -51,7 +46,7 @@ def _upper(m: int, n: int, nonnegative: bool) -> Entry:
 
 def _minimality(n: int, nonnegative: bool) -> Entry:
     """THEORY U4' "Minimality": the chain bound of the complement-basis affine family, every m <= 64."""
-    from .upperbounds import minimality
+    from ..upperbounds import minimality
 
     return Entry(minimality.filename(n, nonnegative), lambda: minimality.certificate(n, nonnegative))
 
@@ -62,7 +57,7 @@ UPPER = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(
 def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
     """Upper bounds at scale (THEORY U4'): the explicit chain (g >= 0) or the stored prefix-search answer
     (any g), replayed through the exact extreme-class check (upperbounds/replay.py)."""
-    from .upperbounds import replay
+    from ..upperbounds import replay
 
     return Entry(levelfamily.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
 
@@ -70,20 +65,20 @@ def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
 def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
     """Upper bounds above m = 64 (THEORY U4'): the explicit chain (g >= 0) or the stored answer of
     an LP prefix extended by the explicit rule (any g), replayed exactly (upperbounds/extension.py)."""
-    from .upperbounds import extension
+    from ..upperbounds import extension
 
     return Entry(levelfamily.filename(m, n, nonnegative), lambda: extension.certificate(m, n, nonnegative))
 
 
 def _rank_one_head(m: int, n: int) -> Entry:
-    from .upperbounds import rankone as farkas
-    from .upperbounds import generalheads
+    from ..upperbounds import rankone as farkas
+    from ..upperbounds import generalheads
 
     return Entry(f"explicit-rank1-m{m:02d}-n{n}.json", lambda: generalheads.certificate(farkas.rank_one_head(m, n)))
 
 
 def _rank_one_farkas(m: int, n: int) -> Entry:
-    from .upperbounds import rankone as farkas
+    from ..upperbounds import rankone as farkas
 
     return Entry(f"rank-one-infeasible-m{m:02d}-n{n}.json", lambda: farkas.certificate(farkas.farkas(m, n)))
 
@@ -91,12 +86,12 @@ def _rank_one_farkas(m: int, n: int) -> Entry:
 def _general_head(m: int, n: int, r: int, path) -> Entry:
     import json
 
-    from .upperbounds import generalheads
+    from ..upperbounds import generalheads
 
     return Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda: generalheads.certificate(generalheads.from_tables(json.loads(path.read_text()))))
 
 
-HEADS_DIR = Path(__file__).parent / "data" / "heads"  # explicit heads found by the U5 search, as tables
+HEADS_DIR = Path(__file__).parents[1] / "data" / "heads"  # explicit heads found by the U5 search, as tables
 RANK_ONE_NS = range(3, 9)
 RANK_ONE_MAX_M = 3  # rank-one heads certified for m = 1..3
 RANK_ONE_FAILS_M = 4  # the least m where rank one fails (Farkas), for every n in RANK_ONE_NS
@@ -122,14 +117,14 @@ def _exact_small() -> list[Entry]:
 
 def _orthant(m: int, n: int, variant: str = "position-independent") -> Entry:
     """THEORY L7: r >= floor(m/2) (kind orthant, rule disjoint-pairs)."""
-    from .lowerbounds import signrank
+    from ..lowerbounds import signrank
 
     return Entry(f"orthant-{variant}-m{m:02d}-n{n}.json", lambda: signrank.orthant(m, n, variant).certificate())
 
 
 def _crossing(m: int, n: int, variant: str = "position-independent") -> Entry:
     """THEORY U6: rank 2 refuted by single crossing (kind crossing), r >= 3."""
-    from .lowerbounds import crossing
+    from ..lowerbounds import crossing
 
     return Entry(f"crossing-{variant}-m{m:02d}-n{n}.json", lambda: crossing.refute(m, n, variant).certificate())
 
@@ -190,10 +185,10 @@ def entries() -> list[Entry]:
     out += _exact_small()
     out += _sign_rank()
     out += [_construction("tensor", 64, n) for n in (5, 6)]  # n = 6: 131M classes, ~25 s of CPU (the checker's work estimate: 39 s)
-    from .upperbounds.replay import CELLS
+    from ..upperbounds.replay import CELLS
 
     out += [_upper_at_scale(m, n, nonneg) for m, n in CELLS for nonneg in (False, True)]  # upper bounds at scale (THEORY U4')
-    from .upperbounds import extension
+    from ..upperbounds import extension
 
     # above m = 64: the chain at every grid cell, the signed answer where it beats the chain
     out += [_upper_above_64(m, n, True) for m, n in extension.CELLS] + [_upper_above_64(m, n, False) for m, n in extension.signed_cells()]
@@ -206,7 +201,7 @@ def entries() -> list[Entry]:
 
 def _direct_sums() -> list[Entry]:
     """THEORY L9: the best direct sum of codes per length and n (lowerbounds.directsum.committed_cells)."""
-    from .lowerbounds import directsum
+    from ..lowerbounds import directsum
 
     return [Entry(directsum.filename(m, n, v, k), lambda m=m, n=n, v=v, k=k: directsum.best(m, n, v, k).certificate()) for m, n, v, k in directsum.committed_cells()]
 
@@ -219,7 +214,7 @@ REFUTATION_CELLS += [(8, 4, 3, v) for v in ("position-independent", "position-de
 
 
 def _rank_refutation(m: int, r: int, n: int, variant: str) -> Entry:
-    from .lowerbounds import refutation
+    from ..lowerbounds import refutation
 
     return Entry(refutation.filename(m, n, r, variant), lambda: refutation.refute(m, n, r, variant).certificate())
 
@@ -230,7 +225,7 @@ def _rank_refutations() -> list[Entry]:
 
 def _rank_extensions() -> list[Entry]:
     """THEORY U7+: the m = 6 refutation plus disjoint edges (lowerbounds/extension.py: CELLS)."""
-    from .lowerbounds import extension
+    from ..lowerbounds import extension
 
     out = []
     for m, n, variant in extension.CELLS:
@@ -247,145 +242,6 @@ def _rank_extensions() -> list[Entry]:
 # expanded by upperbounds/symmetric.py into ordinary explicit-head certificates.
 
 def _symmetric_heads() -> list[Entry]:
-    from .upperbounds import symmetric
+    from ..upperbounds import symmetric
 
     return [Entry(f"explicit-head-m{m:02d}-n{n}-r{r}.json", lambda path=path: symmetric.certificate_from_file(path)) for m, n, r, path in symmetric.stored()]
-
-
-@dataclass(frozen=True)
-class Regenerated:
-    """One entry regenerated: its bytes, the checker's verdict on them, and whether they
-    equal the committed file."""
-
-    filename: str
-    verdict: Verdict
-    same: bool
-    m: int | str
-    n: int | str
-
-
-@dataclass(frozen=True)
-class Comparison:
-    rows: list[Regenerated]
-    extra: list[str]  # committed files that no entry generates
-    index_same: bool = True  # INDEX regenerated byte for byte (docs/index-format.md)
-    computed_same: bool = True  # COMPUTED regenerated byte for byte
-
-    @property
-    def problems(self) -> int:
-        return sum((not r.verdict.ok) + (not r.same) for r in self.rows) + len(self.extra) + (not self.index_same) + (not self.computed_same)
-
-    @property
-    def ok(self) -> bool:
-        return self.problems == 0
-
-
-def _regenerate(index: int) -> tuple[str, str, Verdict, int | str, int | str]:
-    """Build entry `index`, write it to a temporary file and check that file: (filename,
-    text, verdict, m, n).  The comparison with the committed bytes happens in the caller,
-    so a worker on another machine needs no checkout."""
-    entry = entries()[index]
-    doc = entry.build()
-    text = canonical_json(doc)
-    with tempfile.TemporaryDirectory() as tmp:
-        fresh = Path(tmp) / entry.filename
-        write_atomic(fresh, text)
-        for other in entry.companions:  # a file it names by sha256, beside it (checker/bases.py)
-            write_atomic(Path(tmp) / other.filename, canonical_json(other.build()))
-        verdict = check_file(str(fresh))
-    return entry.filename, text, verdict, doc.get("m", ""), doc.get("n", "")
-
-
-def derived(files: dict[str, tuple[bytes, Verdict]], jobs: int | None = None, scheduler: str | None = None, computed_text: str | None = None) -> tuple[str, str]:
-    """(INDEX text, COMPUTED text) for a checked set (name -> (bytes, verdict)): the index
-    lists the accepted files with the checker's claims; COMPUTED is regenerated (the stored
-    computed sources, kernelbounds.computed) unless ``computed_text`` is given."""
-    if computed_text is None:
-        codes = {name: data for name, (data, v) in files.items() if v.ok and v.kind == "lower-bound"}
-        computed_text = computed.text(computed.build(codes, jobs, scheduler=scheduler))
-    listed = [certified.entry(name, data, v) for name, (data, v) in sorted(files.items()) if v.ok]
-    doc = certified.document(listed, certified.sha256(computed_text.encode("ascii")))
-    return certified.text(doc), computed_text
-
-
-def _same(path: Path, text: str) -> bool:
-    return path.is_file() and path.read_bytes() == text.encode("ascii")
-
-
-def compare(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> Comparison:
-    """Regenerate every entry, check it with the independent checker and compare it with
-    the committed file in target, then the index and the stored computed sources built from
-    them; the result does not depend on jobs or the scheduler (kernelbounds.parallel: a
-    Dask scheduler address, or None for local processes)."""
-    target = Path(target)
-    rows, files = [], {}
-    for filename, text, verdict, m, n in tracked(_regenerate, _indices(), jobs, "certificates: regenerate and check", "file", scheduler=scheduler):
-        committed = target / filename
-        same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
-        rows.append(Regenerated(filename, verdict, same, m, n))
-        files[filename] = (text.encode("ascii"), verdict)
-    extra = sorted({p.name for p in target.glob("*.json")} - {r.filename for r in rows}) if target.is_dir() else []
-    index_text, computed_text = derived(files, jobs, scheduler)
-    return Comparison(rows, extra, _same(target / certified.INDEX, index_text), _same(target / computed.NAME, computed_text))
-
-
-def _indices() -> range:
-    return range(len(entries()))
-
-
-def write(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> Comparison:
-    """(Re)write every entry into target (atomically, file by file), then the index of the
-    files the checker accepts and the stored computed sources; returns the comparison with
-    what was there before (rows with same=False were rewritten).  The entries are built
-    and checked by kernelbounds.parallel.pmap (jobs processes, or a Dask scheduler)."""
-    target = Path(target)
-    target.mkdir(parents=True, exist_ok=True)
-    rows, files = [], {}
-    for filename, text, verdict, m, n in tracked(_regenerate, _indices(), jobs, "certificates: build and check", "file", scheduler=scheduler):
-        path = target / filename
-        same = _same(path, text)
-        if not same:
-            write_atomic(path, text)
-        rows.append(Regenerated(filename, verdict, same, m, n))
-        files[filename] = (text.encode("ascii"), verdict)
-    index_text, computed_text = derived(files, jobs, scheduler)
-    index_same, computed_same = _same(target / certified.INDEX, index_text), _same(target / computed.NAME, computed_text)
-    write_atomic(target / computed.NAME, computed_text)
-    write_atomic(target / certified.INDEX, index_text)
-    return Comparison(rows, [], index_same, computed_same)
-
-
-def check_folder(target: str | Path, jobs: int | None = None) -> dict[str, tuple[bytes, Verdict]]:
-    """Every *.json file of a folder with the checker's verdict (for the index alone)."""
-    paths = sorted(Path(target).glob("*.json"))
-    verdicts = tracked(_check_path, [str(p) for p in paths], jobs, "check", "file")
-    return {p.name: (p.read_bytes(), v) for p, v in zip(paths, verdicts)}
-
-
-def _check_path(path: str) -> Verdict:
-    return check_file(path)
-
-
-def reindex(target: str | Path, jobs: int | None = None, files: dict[str, tuple[bytes, Verdict]] | None = None) -> tuple[list[str], bool, bool]:
-    """Rewrite target/INDEX from the files present (each checked now, or the given verdicts)
-    without regenerating them, and target/COMPUTED with its stored cells and chains kept and
-    the committed code descriptions refreshed (after merging certificate files; `kernelbounds
-    certificates` still compares everything).  Returns (rejected file names, INDEX changed,
-    COMPUTED changed)."""
-    import json
-
-    target = Path(target)
-    files = check_folder(target, jobs) if files is None else files
-    old = target / computed.NAME
-    if old.is_file():
-        doc = json.loads(old.read_text())
-        codes = {name: data for name, (data, v) in files.items() if v.ok and v.kind == "lower-bound"}
-        doc["code_files"] = dict(tracked(computed._code_file, sorted(codes.items()), jobs, "COMPUTED: committed codes", "file"))
-        computed_text = computed.text(doc)
-    else:
-        computed_text = None
-    index_text, computed_text = derived(files, jobs, computed_text=computed_text)
-    changed = (not _same(target / certified.INDEX, index_text), not _same(old, computed_text))
-    write_atomic(old, computed_text)
-    write_atomic(target / certified.INDEX, index_text)
-    return sorted(name for name, (_, v) in files.items() if not v.ok), *changed

@@ -1,6 +1,6 @@
 """Tables and plots of lower <= r* <= upper over (m, n), from the hub (floats only here).
 
-Every number comes from :func:`kernelbounds.bounds.bounds`; this module only lays the
+Every number comes from :func:`kernelbounds.hub.answer.bounds`; this module only lays the
 answers out (markdown, CSV, JSON Lines, plots) and renders the docs tables
 (`kernelbounds table --docs`, tested to be current by tests/hub/test_hub.py)."""
 
@@ -10,7 +10,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 
-from .certificate import replacing
+from ..certificate import replacing
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,8 @@ def _method(side, m: int) -> str:
 
 def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
           kernel: str = "nonnegative") -> list[Row]:
-    """One row per (m, n), m-major: the hub's answers (kernelbounds.bounds.table) for the kernel class."""
-    from .bounds import table as hub_table
+    """One row per (m, n), m-major: the hub's answers (kernelbounds.hub.answer.table) for the kernel class."""
+    from .answer import table as hub_table
 
     return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler, certificates=certificates, kernel=kernel)]
 

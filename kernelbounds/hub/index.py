@@ -1,6 +1,6 @@
 """Checked claims on r*(m, n): the shipped index and user folders (docs/index-format.md).
 
-The hub (``kernelbounds.bounds``) takes every claim on r* that a certificate proves from
+The hub (``kernelbounds.hub.answer``) takes every claim on r* that a certificate proves from
 here, and only as the trusted checker re-derived it (``checker.Verdict.claim``), never by
 reading the claim a certificate states:
 
@@ -57,12 +57,12 @@ def entry(name: str, data: bytes, verdict) -> dict:
 
 def document(entries: list[dict], computed_sha256: str) -> dict:
     """The index: the accepted files by name, and the sha256 of the stored computed
-    sources (COMPUTED, kernelbounds.computed) written beside them."""
+    sources (COMPUTED, kernelbounds.hub.stored) written beside them."""
     return {"format": FORMAT, "version": VERSION, "certificates": sorted(entries, key=lambda e: e["name"]), "computed": {"name": "COMPUTED", "sha256": computed_sha256}}
 
 
 def text(doc: dict) -> str:
-    from .certificate import canonical_json
+    from ..certificate import canonical_json
 
     return canonical_json(doc)
 
@@ -124,7 +124,7 @@ def _known(name: str, sha: str, kind: str, variant, claim: dict, folder: str | N
 
 
 @lru_cache(maxsize=1)
-def index() -> dict:
+def entries() -> dict:
     """The shipped index's entries: {name: entry}."""
     return {e["name"]: e for e in index_meta()["certificates"]}
 
@@ -151,7 +151,7 @@ def index_meta() -> dict:
 def shipped_claims() -> tuple:
     """Every claim of the shipped index (Known and FamilyMinimum), in name order."""
     out = []
-    for name, e in sorted(index().items()):
+    for name, e in sorted(entries().items()):
         k = _known(name, e["sha256"], e["kind"], e.get("variant"), e.get("claim"), None)
         if k is not None:
             out.append(k)
@@ -161,7 +161,7 @@ def shipped_claims() -> tuple:
 @lru_cache(maxsize=None)
 def read_shipped(name: str) -> bytes:
     """A shipped file's bytes, after checking them against the index's sha256."""
-    e = index().get(name)
+    e = entries().get(name)
     if e is None:
         raise StaleIndex(f"{name} is not in the shipped certificate index")
     try:
@@ -198,7 +198,7 @@ _WARNED: set[tuple[str, str]] = set()
 def _verdict(data: bytes, path: str):
     key = sha256(data)
     if key not in _VERDICTS:
-        from .checker import check_bytes
+        from ..checker import check_bytes
 
         _VERDICTS[key] = check_bytes(data, path)
     return _VERDICTS[key]
@@ -207,7 +207,7 @@ def _verdict(data: bytes, path: str):
 def _warn(path: str, why: str) -> None:
     """One warning line, escaped by the checker's one routine (a name with ESC, a kind
     with a newline or an environment value cannot forge a second line)."""
-    from .checker.text import escape
+    from ..checker.text import escape
 
     if (path, why) not in _WARNED:
         _WARNED.add((path, why))
@@ -217,7 +217,7 @@ def _warn(path: str, why: str) -> None:
 def folder_claims(folder: str) -> tuple:
     """The claims of every *.json file in a user folder that the checker accepts, in name
     order; each rejected or unreadable file is named in a one-line warning and ignored."""
-    from .checker.errors import CODE_NAMES
+    from ..checker.errors import CODE_NAMES
 
     root = Path(folder)
     if not root.is_dir():
@@ -245,7 +245,7 @@ def folder_claims(folder: str) -> tuple:
 
 
 def _progress(paths: list[Path]):
-    from .progress import track
+    from ..progress import track
 
     return track(paths, len(paths), "checking user certificates", "file") if len(paths) > 3 else paths
 

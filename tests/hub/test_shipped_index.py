@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds import bounds, certified, computed
+from kernelbounds.hub import answer, index, stored
 from kernelbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,10 +52,10 @@ def test_the_index_claims_are_what_the_hub_used_to_parse():
     """For every committed file, the checker's claim (in the index) has the same side, m, n,
     value, variants, sign of the features and support as the file's own claim, which the
     hub read before; kinds with no claim on r* have none."""
-    index = certified.index()
-    assert len(index) == len(list(CERTS.glob("*.json")))
+    listed = index.entries()
+    assert len(listed) == len(list(CERTS.glob("*.json")))
     compared = 0
-    for name, entry in index.items():
+    for name, entry in listed.items():
         doc = json.loads((CERTS / name).read_text())
         old = _old_claim(doc)
         claim = entry["claim"]
@@ -70,28 +70,27 @@ def test_the_index_claims_are_what_the_hub_used_to_parse():
 
 
 def test_every_listed_sha256_matches_the_shipped_file():
-    index = certified.index()
-    for name, entry in index.items():
-        assert hashlib.sha256((certified.shipped() / name).read_bytes()).hexdigest() == entry["sha256"], name
-    meta = certified.index_meta()["computed"]
-    assert hashlib.sha256((certified.shipped() / computed.NAME).read_bytes()).hexdigest() == meta["sha256"]
-    assert (certified.shipped() / "INDEX").read_bytes() == (CERTS / "INDEX").read_bytes()  # one folder, two names
+    for name, entry in index.entries().items():
+        assert hashlib.sha256((index.shipped() / name).read_bytes()).hexdigest() == entry["sha256"], name
+    meta = index.index_meta()["computed"]
+    assert hashlib.sha256((index.shipped() / stored.NAME).read_bytes()).hexdigest() == meta["sha256"]
+    assert (index.shipped() / "INDEX").read_bytes() == (CERTS / "INDEX").read_bytes()  # one folder, two names
 
 
 @pytest.mark.slow  # checks every committed file (a few CPU minutes); `kernelbounds certificates` does it too
 def test_the_index_regenerates_byte_identically():
     """Checking the committed files now and indexing the accepted ones gives INDEX's bytes."""
-    from kernelbounds import catalog
+    from kernelbounds.hub import workflow
 
-    files = catalog.check_folder(CERTS, jobs=2)
+    files = workflow.check_folder(CERTS, jobs=2)
     assert [name for name, (_, v) in files.items() if not v.ok] == []
-    index_text, _ = catalog.derived(files, computed_text=(CERTS / computed.NAME).read_text())
-    assert index_text.encode("ascii") == (CERTS / certified.INDEX).read_bytes()
+    index_text, _ = workflow.derived(files, computed_text=(CERTS / stored.NAME).read_text())
+    assert index_text.encode("ascii") == (CERTS / index.INDEX).read_bytes()
 
 
 def test_the_kernels_of_each_claim():
     """Lower bounds hold for the kernel classes their argument covers (THEORY L8); every upper bound's head is a nonnegative kernel and so a signed head as well."""
-    for entry in certified.index().values():
+    for entry in index.entries().values():
         c = entry["claim"]
         if c is None or c["side"] == "family-minimum":
             continue
@@ -116,12 +115,12 @@ def _lower_kernels(kind: str, doc: dict) -> list[str]:
 def test_the_stored_computed_sources_are_current(m, n):
     """COMPUTED holds what the generators give now (sampled cells; `kernelbounds
     certificates` compares the whole file byte for byte)."""
-    stored = bounds._stored()
+    cells = answer._stored()
     for variant in EVERY:
-        cell = stored.cells[(m, n, variant)]
-        assert cell["codes"] == computed.code_entry(m, n, variant)
-        assert cell["orthant"] == computed.orthant_entry(m, n, variant)
-    assert stored.chains[(m, n)] == {"m": m, "n": n} | computed.chain_entry(m, n)
+        cell = cells.cells[(m, n, variant)]
+        assert cell["codes"] == stored.code_entry(m, n, variant)
+        assert cell["orthant"] == stored.orthant_entry(m, n, variant)
+    assert cells.chains[(m, n)] == {"m": m, "n": n} | stored.chain_entry(m, n)
 
 
 def _run(args, env=None):
@@ -148,10 +147,10 @@ def test_a_fabricated_user_certificate_is_ignored_with_a_warning(tmp_path):
 
 def test_a_valid_user_certificate_is_checked_and_cited(tmp_path, capsys):
     """A checked user file that proves more than the shipped set is cited by its path."""
-    bounds._ANSWERS.clear()
+    answer._ANSWERS.clear()
     good = tmp_path / "mine.json"
     good.write_bytes((CERTS / "explicit-head-m04-n3-r2.json").read_bytes())
-    a = bounds.bounds(4, 3, certificates=str(tmp_path))
+    a = answer.bounds(4, 3, certificates=str(tmp_path))
     assert a.upper.value == 2 and a.upper.certificate == "explicit-head-m04-n3-r2.json"  # ties: the shipped file first
     assert main(["bound", "--m", "4", "--n", "3", "--certificates", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["upper"] == 2
@@ -159,30 +158,30 @@ def test_a_valid_user_certificate_is_checked_and_cited(tmp_path, capsys):
 
 def _lie_in_the_index(monkeypatch, name: str, **claim):
     """Replace one index entry's claim (the file and its sha256 stay real)."""
-    doc = json.loads(json.dumps(certified.index_meta()))
+    doc = json.loads(json.dumps(index.index_meta()))
     for e in doc["certificates"]:
         if e["name"] == name:
             e["claim"] = e["claim"] | claim
-    for cached in (certified.index_meta, certified.index, certified.shipped_claims, bounds.committed):
+    for cached in (index.index_meta, index.entries, index.shipped_claims, answer.committed):
         cached.cache_clear()
-    monkeypatch.setattr(certified, "index_meta", lambda: doc)
-    bounds._ANSWERS.clear()
+    monkeypatch.setattr(index, "index_meta", lambda: doc)
+    answer._ANSWERS.clear()
 
 
 @pytest.fixture
 def restore():
     yield
-    for cached in (certified.index, certified.shipped_claims, bounds.committed):
+    for cached in (index.entries, index.shipped_claims, answer.committed):
         cached.cache_clear()
-    bounds._ANSWERS.clear()
+    answer._ANSWERS.clear()
 
 
 def test_lower_above_upper_is_exit_5_naming_both(monkeypatch, capsys, restore):
     """Only a wrong checker rule could make a lower claim exceed an upper one: injected
     here into the index, the CLI refuses to answer with exit 5 and one line."""
     _lie_in_the_index(monkeypatch, "rank-one-infeasible-m04-n3.json", value=6)
-    with pytest.raises(bounds.TheoryContradicted, match="rank-one-infeasible-m04-n3.json.*explicit-head-m04-n3-r2.json"):
-        bounds.bounds(4, 3)
+    with pytest.raises(answer.TheoryContradicted, match="rank-one-infeasible-m04-n3.json.*explicit-head-m04-n3-r2.json"):
+        answer.bounds(4, 3)
     assert main(["bound", "--m", "4", "--n", "3"]) == 5
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "theory contradicted" in err[0] and "explicit-head-m04-n3-r2.json" in err[0]
@@ -191,28 +190,28 @@ def test_lower_above_upper_is_exit_5_naming_both(monkeypatch, capsys, restore):
 
 def test_a_tampered_shipped_file_is_never_cited(monkeypatch, restore):
     """A listed file whose bytes differ from the index is an error, not an answer."""
-    doc = json.loads(json.dumps(certified.index_meta()))
+    doc = json.loads(json.dumps(index.index_meta()))
     for e in doc["certificates"]:
         if e["name"] == "explicit-head-m04-n3-r2.json":
             e["sha256"] = "0" * 64
-    for cached in (certified.index_meta, certified.index, certified.shipped_claims, certified.read_shipped, bounds.committed):
+    for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer.committed):
         cached.cache_clear()
-    monkeypatch.setattr(certified, "index_meta", lambda: doc)
-    bounds._ANSWERS.clear()
-    with pytest.raises(certified.StaleIndex, match="explicit-head-m04-n3-r2.json"):
-        bounds.bounds(4, 3)
-    certified.read_shipped.cache_clear()
+    monkeypatch.setattr(index, "index_meta", lambda: doc)
+    answer._ANSWERS.clear()
+    with pytest.raises(index.StaleIndex, match="explicit-head-m04-n3-r2.json"):
+        answer.bounds(4, 3)
+    index.read_shipped.cache_clear()
 
 
 def test_a_missing_index_is_an_error(monkeypatch, tmp_path, restore):
-    monkeypatch.setattr(certified, "shipped", lambda: tmp_path)
-    for cached in (certified.index_meta, certified.index, certified.shipped_claims, bounds.committed):
+    monkeypatch.setattr(index, "shipped", lambda: tmp_path)
+    for cached in (index.index_meta, index.entries, index.shipped_claims, answer.committed):
         cached.cache_clear()
-    bounds._ANSWERS.clear()
-    with pytest.raises(certified.StaleIndex, match="missing"):
-        bounds.bounds(30, 3)
+    answer._ANSWERS.clear()
+    with pytest.raises(index.StaleIndex, match="missing"):
+        answer.bounds(30, 3)
     monkeypatch.undo()
-    certified.index_meta.cache_clear()
+    index.index_meta.cache_clear()
 
 
 def _through_a_terminal(args: list[str]) -> tuple[int, str]:

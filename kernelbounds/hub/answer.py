@@ -24,10 +24,10 @@ whose top bits are 0): a certificate at m' < m bounds the lower side at m, one a
 upper side at m (level families by the restricted support S ∩ [0, m], THEORY U4).
 
 Where the claims come from (docs/index-format.md): committed claims only from the shipped
-index (``certified``: the checker's re-derived claim of every file it accepted; a cited
+index (``index``: the checker's re-derived claim of every file it accepted; a cited
 file's sha256 is verified before it is cited or copied), a user folder's only after the
-checker accepts each file (``certified.folder_claims``).  The computed sources at m <= 64,
-n <= 8 are read from the stored file COMPUTED (``computed``), so every such cell is a lookup;
+checker accepts each file (``index.folder_claims``).  The computed sources at m <= 64,
+n <= 8 are read from the stored file COMPUTED (``stored``), so every such cell is a lookup;
 beyond it they are computed here.  Every answer satisfies lower <= upper <= upper_nonnegative
 <= 2^m, else :class:`TheoryContradicted` names both sides' certificates.
 """
@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from math import comb
 
-from . import certified, computed
-from .certified import FamilyMinimum, Known, StaleIndex
+from . import index, stored
+from .index import FamilyMinimum, Known, StaleIndex
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
@@ -133,36 +133,36 @@ __all__ = ["KERNELS", "Answer", "Side", "StaleIndex", "TheoryContradicted", "bou
 @lru_cache(maxsize=8)
 def committed(folder: str | None = None) -> tuple[Known, ...]:
     """Every checked claim on r*: the shipped index's, then (when given) a user folder's
-    that the checker accepts (``certified``)."""
-    shipped = tuple(k for k in certified.shipped_claims() if isinstance(k, Known))
-    return shipped + (certified.folder_claims(folder) if folder else ())
+    that the checker accepts (``index``)."""
+    shipped = tuple(k for k in index.shipped_claims() if isinstance(k, Known))
+    return shipped + (index.folder_claims(folder) if folder else ())
 
 
 def _minimum(n: int, signs: str) -> FamilyMinimum | None:
-    found = [k for k in certified.shipped_claims() if isinstance(k, FamilyMinimum) and k.n == n and k.signs == signs]
+    found = [k for k in index.shipped_claims() if isinstance(k, FamilyMinimum) and k.n == n and k.signs == signs]
     return found[0] if found else None
 
 
 @lru_cache(maxsize=1)
-def _stored() -> computed.Stored:
+def _stored() -> stored.Stored:
     """The stored computed sources (COMPUTED, its sha256 checked against the index)."""
-    meta = certified.index_meta().get("computed")
+    meta = index.index_meta().get("computed")
     if not meta:
         raise StaleIndex("the shipped index does not list COMPUTED: run `kernelbounds certificates --write certificates`")
     try:
-        data = (certified.shipped() / computed.NAME).read_bytes()
+        data = (index.shipped() / stored.NAME).read_bytes()
     except OSError as exc:
-        raise StaleIndex(f"the stored computed sources {computed.NAME} are missing ({exc.strerror or exc})") from None
-    if certified.sha256(data) != meta["sha256"]:
-        raise StaleIndex(f"{computed.NAME}: its sha256 differs from the shipped index: run `kernelbounds certificates`")
-    return computed.parse(data)
+        raise StaleIndex(f"the stored computed sources {stored.NAME} are missing ({exc.strerror or exc})") from None
+    if index.sha256(data) != meta["sha256"]:
+        raise StaleIndex(f"{stored.NAME}: its sha256 differs from the shipped index: run `kernelbounds certificates`")
+    return stored.parse(data)
 
 
 def _read(k: Known) -> dict:
     """The file behind a claim, its hash verified, parsed anew (callers may change the dict)."""
     import json
 
-    return json.loads(certified.read(k))
+    return json.loads(index.read(k))
 
 
 def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: str = "nonnegative") -> list[Known]:
@@ -176,7 +176,7 @@ def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: s
 KIND_THEORY = {"lower-bound": "L4", "direct-sum": "L9", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7", "rank-extension": "U7+"}
 KIND_METHOD = {"lower-bound": "codes", "direct-sum": "direct sum of codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
                "rank-refutation": "rank refutation (chirotope, clausal proof)", "rank-extension": "rank refutation plus disjoint edges"}
-ORTHANT_MAX_M = computed.ORTHANT_MAX_M
+ORTHANT_MAX_M = stored.ORTHANT_MAX_M
 
 
 def _closure_note(source_m: int, m: int, side: str) -> str:
@@ -202,10 +202,10 @@ def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonneg
 def _code_summary(k: Known) -> dict:
     """The code's side of a committed code file: stored in COMPUTED (keyed by name and
     sha256) for the shipped set, rebuilt from the file for a user folder's."""
-    stored = _stored().code_files.get(k.filename) if k.folder is None else None
-    if stored is not None and stored["sha256"] == k.sha256:
-        return stored["summary"]
-    from .lowerbounds import assemble
+    row = _stored().code_files.get(k.filename) if k.folder is None else None
+    if row is not None and row["sha256"] == k.sha256:
+        return row["summary"]
+    from ..lowerbounds import assemble
 
     return assemble.summary(assemble.from_certificate(_read(k)))
 
@@ -215,14 +215,14 @@ def _orthant_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") ->
     (only signs forced by positive denominators; THEORY L8: not signed-any-denominator)."""
     if not (4 <= m <= ORTHANT_MAX_M) or kernel == "signed-any-denominator":
         return []
-    o = _stored().cells[(m, n, variant)]["orthant"] if _stored().covers(m, n) else computed.orthant_entry(m, n, variant)
+    o = _stored().cells[(m, n, variant)]["orthant"] if _stored().covers(m, n) else stored.orthant_entry(m, n, variant)
     detail = f"t = {o['bound']} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
     return [Side(o["bound"], KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
                  _build=partial(_orthant_certificate, m, n, variant))]
 
 
 def _orthant_certificate(m: int, n: int, variant: str) -> dict:
-    from .lowerbounds import signrank
+    from ..lowerbounds import signrank
 
     return signrank.orthant(m, n, variant).certificate()
 
@@ -233,14 +233,14 @@ def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> li
     (THEORY L8), so r >= bound - 1.  Above m = 64 the search is not run: the stored m = 64
     cell holds by restriction (THEORY U5), and the committed direct sums (THEORY L9) carry
     the lower side there."""
-    source = min(m, computed.MAX_M)
+    source = min(m, stored.MAX_M)
     if _stored().covers(source, n):
         c = _stored().cells[(source, n, variant)]["codes"]
     else:
-        from .progress import bar
+        from ..progress import bar
 
         with bar(None, f"code search (THEORY L4) at m = {source}, n = {n}", "search"):
-            c = computed.code_entry(source, n, variant)
+            c = stored.code_entry(source, n, variant)
     if c is None or (kernel != "nonnegative" and c["bound"] <= 2):  # r >= 1 needs no code
         return []
     note = _closure_note(source, m, "lower")
@@ -257,11 +257,11 @@ def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> li
 def _code_certificate(m: int, n: int, variant: str, sha: str, kernel: str = "nonnegative") -> dict:
     """The code search's certificate, rebuilt; the nonnegative one's bytes must have the
     stored sha256, and a signed class's states the same code for that class (THEORY L8)."""
-    from .certificate import canonical_json
-    from .lowerbounds import assemble
+    from ..certificate import canonical_json
+    from ..lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
-    if certified.sha256(canonical_json(assemble.any_certificate(lb)).encode("ascii")) != sha:
+    if index.sha256(canonical_json(assemble.any_certificate(lb)).encode("ascii")) != sha:
         raise StaleIndex(f"the code search's certificate at m = {m}, n = {n} ({variant}) differs from the stored one (COMPUTED): run `kernelbounds certificates`")
     return assemble.any_certificate(lb, kernel=None if kernel == "nonnegative" else kernel)
 
@@ -282,10 +282,10 @@ def lower(m: int, n: int, variant: str = "position-independent", certificates: s
     """The best certified lower bound on r*(m, n) for the kernel class (THEORY §3; L7, L8, U5, U6)."""
     from dataclasses import replace
 
-    cands = _lower_candidates(committed(certified.folder(certificates)), m, n, variant, kernel)
+    cands = _lower_candidates(committed(index.folder(certificates)), m, n, variant, kernel)
     best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
     if best._known is not None:
-        certified.verify(best._known)
+        index.verify(best._known)
         if best.method.startswith("codes"):  # a checked code file: describe its code
             best = replace(best, code=_code_summary(best._known))
     return best
@@ -312,7 +312,7 @@ def _committed_upper(claims, m: int, n: int) -> list[Side]:
 
 
 def _restricted_level_family(k: Known, m: int) -> dict:
-    from .upperbounds import levelfamily
+    from ..upperbounds import levelfamily
 
     return levelfamily.restrict(_read(k), m)
 
@@ -333,18 +333,18 @@ def _computed_upper(m: int, n: int) -> list[Side]:
 
 def _chain(m: int, n: int) -> dict:
     """THEORY U4': the chain's rank and support (stored for m <= 64, n <= 8)."""
-    stored = _stored()
-    return stored.chains[(m, n)] if stored.covers(m, n) else computed.chain_entry(m, n)
+    cells = _stored()
+    return cells.chains[(m, n)] if cells.covers(m, n) else stored.chain_entry(m, n)
 
 
 def _chain_certificate(m: int, n: int) -> dict:
-    from .upperbounds import chain
+    from ..upperbounds import chain
 
     return chain.explicit(m, n).certificate()
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:
-    from .upperbounds import constructions
+    from ..upperbounds import constructions
 
     return constructions.certificate(constructions.CONSTRUCTIONS[name](m, n))
 
@@ -363,10 +363,10 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
     with nonnegative features (THEORY §2)."""
     from dataclasses import replace
 
-    cands = [s for s in _upper_candidates(committed(certified.folder(certificates)), m, n) if s.nonnegative_features or not nonnegative]
+    cands = [s for s in _upper_candidates(committed(index.folder(certificates)), m, n) if s.nonnegative_features or not nonnegative]
     best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
     if best._known is not None:
-        certified.verify(best._known)
+        index.verify(best._known)
     proof = _least_of_family(best, m, n, nonnegative)
     return replace(best, least_of_family=proof) if proof else best
 
@@ -383,7 +383,7 @@ def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | Non
     proof = _minimum(n, "nonnegative" if nonnegative else "any")
     if proof is None or not 1 <= m <= len(proof.chain_bounds) or proof.chain_bounds[m - 1] != side.value:
         return None
-    certified.read_shipped(proof.filename)
+    index.read_shipped(proof.filename)
     return proof.filename
 
 
@@ -434,7 +434,7 @@ def bounds(m: int, n: int, variant: str = "position-independent", certificates: 
     kernel is a signed one); a lower claim counts iff the checker's claim lists the class.
     ``certificates``: a user folder of certificates, each checked before its claim is used
     (default: $KERNELBOUNDS_CERTIFICATES, if set)."""
-    folder = certified.folder(certificates)
+    folder = index.folder(certificates)
     key = (m, n, variant, folder, kernel)
     if key not in _ANSWERS:
         _check(m, n, variant, kernel)
@@ -460,13 +460,13 @@ def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, e
     m first, in `jobs` processes, on a concurrent.futures `executor` or on a Dask
     `scheduler` (parallel.pmap); a progress bar on a terminal.  The answers do not depend
     on how they were computed."""
-    from .progress import bar, pmap
+    from ..progress import bar, pmap
 
-    folder = certified.folder(certificates)
+    folder = index.folder(certificates)
     committed(folder)  # check a user folder once, here, before any worker starts
     _check(1, 1, variant, kernel)
     todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder, kernel) not in _ANSWERS for n in ns)]
-    slow = [m for m in todo if not all(_stored().covers(min(m, computed.MAX_M), n) for n in ns if n >= 3)]
+    slow = [m for m in todo if not all(_stored().covers(min(m, stored.MAX_M), n) for n in ns if n >= 3)]
     with bar(len(todo) - len(slow), "bounds (stored cells)", "m") as progress:
         for m in [m for m in todo if m not in slow]:
             _row((m, tuple(ns), variant, folder, kernel))
