@@ -65,7 +65,10 @@ class Bound:
     ``sides`` gives each side's method, THEORY section and certificate.  When the lower
     side is a code (THEORY L4) the code fields describe it: min_product is the least chain
     product (R in L4), k the Hadamard power, gaps maps each gap (a decimal string, as in
-    JSON) to its number of ordered pairs; otherwise they are None."""
+    JSON) to its number of ordered pairs; for a direct sum of codes (THEORY L9) ``form`` is
+    "direct sum", ``code`` names the components and code_size, min_product, k,
+    witness_inputs and orbits are the checked file's (code_weight, min_gap, gaps are None);
+    otherwise they are None."""
 
     m: int
     n: int

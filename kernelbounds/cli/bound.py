@@ -117,7 +117,10 @@ def run_bound(args) -> int:
     if b.code is not None:
         gaps = "" if b.gaps is None else f", gaps {b.gaps}"
         orbits = "" if b.orbits is None else f", {b.orbits} orbits"
-        print(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
+        if b.form == "direct sum":  # THEORY L9: no single weight or gap to state
+            print(f"  code {b.code} (direct sum): N = {b.code_size} words{orbits}")
+        else:
+            print(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
         if b.johnson_bound is not None:
             print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
         print(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")

@@ -210,6 +210,17 @@ def _code_summary(k: Known) -> dict:
     return assemble.summary(assemble.from_certificate(_read(k)))
 
 
+def _sum_summary(doc: dict) -> dict:
+    """The code fields of a checked direct-sum file (THEORY L9): the sum named by its
+    components (each repeated by its copies), its size, k, least chain product and
+    witness count as the checker accepted them, and the orbit count of every copy."""
+    parts = [(c["code"]["name"], c["copies"], len(c["claims"]["orbits"])) for c in doc["components"]]
+    claims = doc["claims"]
+    return {"code": " + ".join(name for name, copies, _ in parts for _ in range(copies)), "code_size": claims["code_size"],
+            "min_product": claims["min_product"], "k": claims["k"], "witness_inputs": claims["witness_inputs"],
+            "form": "direct sum", "orbits": sum(copies * orbits for _, copies, orbits in parts)}
+
+
 def _orthant_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
     """THEORY L7: r >= floor(m/2) for n >= 3, every variant, nonnegative and signed kernels
     (only signs forced by positive denominators; THEORY L8: not signed-any-denominator)."""
@@ -288,6 +299,8 @@ def lower(m: int, n: int, variant: str = "position-independent", certificates: s
         index.verify(best._known)
         if best.method.startswith("codes"):  # a checked code file: describe its code
             best = replace(best, code=_code_summary(best._known))
+        elif best._known.kind == "direct-sum":  # THEORY L9: the sum's components and claims
+            best = replace(best, code=_sum_summary(_read(best._known)))
     return best
 
 
