@@ -72,21 +72,26 @@ def ratio(r: Row) -> str:
 def markdown(rows: list[Row], signed: list[tuple] | None = None, log2: bool = False) -> str:
     """The markdown table; ``signed`` (one pair per row: the lower sides for the signed and
     signed-any-denominator kernel classes, THEORY L8, None where refused) adds two columns;
-    ``log2`` adds log2 of both upper sides (floats: a report only; for m above 64)."""
+    ``log2`` adds log2 of the lower side and of both upper sides, and at n = 3 log2 of the
+    ceiling of L3/L4 certificates, m/5 + 1.381 (THEORY L9; floats: a report only; for m
+    above 64)."""
     import math
 
     extra = "" if signed is None else " lower (signed) | lower (signed, any denominator) |"
-    logs = " log2 upper (any) | log2 upper (nonnegative) |" if log2 else ""
+    logs = " log2 lower | L3 ceiling, log2 (n = 3) | log2 upper (any) | log2 upper (nonnegative) |" if log2 else ""
     head = (
         f"| m | n | lower |{extra} upper (any features) | upper (nonnegative features) |{logs} exact or upper/lower | lower by | upper by |\n"
-        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|{'---:|---:|' if log2 else ''}---|---|---|\n"
+        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|{'---:|---:|---:|---:|' if log2 else ''}---|---|---|\n"
     )
 
     def cells(i: int) -> str:
         return "" if signed is None else "".join(f" {'n/a' if v is None else v} |" for v in signed[i])
 
     def bits(r: Row) -> str:
-        return f" {math.log2(r.upper):.1f} | {math.log2(r.upper_nonnegative):.1f} |" if log2 else ""
+        if not log2:
+            return ""
+        ceiling = f"{r.m / 5 + 1.381:.1f}" if r.n == 3 else "n/a"
+        return f" {math.log2(r.lower):.1f} | {ceiling} | {math.log2(r.upper):.1f} | {math.log2(r.upper_nonnegative):.1f} |"
 
     return head + "".join(
         f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} |{bits(r)} {ratio(r)} | {r.lower_method} | {r.upper_method}"
