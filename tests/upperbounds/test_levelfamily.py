@@ -388,5 +388,6 @@ def test_committed_ranks_are_nondecreasing_in_m():
     least rank of each family, and their minimum, cannot decrease as m grows."""
     for signs in ("any", "nonnegative"):
         for n in (3, 4, 5):
-            ranks = [json.loads(p.read_text())["claims"]["feature_rank"] for p in sorted(committed(f"upper-{signs}-m"), key=lambda p: p.name) if p.name.endswith(f"-n{n}.json")]
-            assert ranks and ranks == sorted(ranks), (signs, n, ranks)
+            docs = sorted((json.loads(p.read_text()) for p in committed(f"upper-{signs}-m") if p.name.endswith(f"-n{n}.json")), key=lambda d: d["m"])
+            ranks = [d["claims"]["feature_rank"] for d in docs]
+            assert docs[-1]["m"] == 256 and ranks == sorted(ranks), (signs, n, ranks)

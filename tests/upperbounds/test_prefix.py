@@ -63,7 +63,7 @@ def positive_kernels(draw, max_m=9, signed=True):
 def test_extreme_classes_give_the_worst_error_of_every_class(case):
     """The reduction of checker/rules/extremeclasses.py: the worst |y - t| over the O(m^2) extreme
     classes equals the one over all C(m+n, n) level classes, for every g with H > 0."""
-    from kernelbounds.checker.rules import complementbasis as lf3x
+    from kernelbounds.checker.rules import extremeclasses as lf3x
 
     g, m, n, eps = case
     gl = [g.get(j, Fraction(0)) for j in range(m + 1)]
@@ -290,7 +290,7 @@ def test_restriction_through_extreme_classes_is_the_enumerated_one(name, m):
 
 
 def test_lf3x_is_not_used_outside_its_family():
-    from kernelbounds.checker.rules import complementbasis as lf3x
+    from kernelbounds.checker.rules import extremeclasses as lf3x
 
     assert lf3x.applies("complement", "affine")
     assert not lf3x.applies("subset", "affine") and not lf3x.applies("complement", "free")
