@@ -44,7 +44,7 @@ DS_FAST_SEEDS = ["lower-sum-position-independent-m048-n3", "lower-sum-signed-any
 DS_SEEDS = DS_FAST_SEEDS + ["lower-sum-signed-position-independent-m048-n3",
                             "lower-sum-signed-any-denominator-position-independent-m048-n4",
                             "lower-sum-position-independent-m056-n3"]
-DS_QUOTA_FAST = 35  # mutants per seed in the fast sample
+DS_QUOTA_FAST = 25  # mutants per seed in the fast sample
 DS_QUOTA = {"lower-sum-position-independent-m048-n3": 110, "lower-sum-signed-any-denominator-causal-m048-n3": 60,
             "lower-sum-signed-position-independent-m048-n3": 30,
             "lower-sum-signed-any-denominator-position-independent-m048-n4": 30,
@@ -638,7 +638,7 @@ def _re_seed(run, rng, fast, tmp, name):
     for path, _val in list(_leaves(seed)):
         for rep in ("1", None, [], 1.5):
             mut("type", f"{'/'.join(map(str, path))} := {rep!r}", lambda d, path=path, rep=rep: _set(d, path, rep))
-    quota = 20 if fast else 45
+    quota = 12 if fast else 45
     if quota < len(muts):
         muts = [muts[i] for i in sorted(rng.sample(range(len(muts)), quota))]
     seed_v = oracle.judge_rank_extension(seed, base_info, True, seed["base"]["sha256"])
@@ -743,7 +743,7 @@ def run_rank_extension_cli(run, tmp, fast):
     # 7. the certificate from standard input (no folder): the hinted name among the shipped certificates
     cases.append(("extension from stdin", ["-"], "valid"))
     if fast:
-        cases = cases[1:3]
+        cases = cases[1:2]
     for cname, args, expect in cases:
         stdin = (CERTS / f"{seed_name}.json").read_bytes() if args == ["-"] else None
         code, out, err, sec = cli(["check"] + args, stdin=stdin, timeout=30)
@@ -777,7 +777,7 @@ def lf_true_claims(m, n, g, eps):
 
 def run_level_family(run, rng, fast):
     seeds = ["upper-nonnegative-m64-n3"] if fast else ["upper-nonnegative-m64-n3", "upper-any-m64-n3", "upper-nonnegative-m64-n5"]
-    targets = (65, 128) if fast else (65, 128, 256)
+    targets = (65,) if fast else (65, 128, 256)
     for name in seeds:
         seed = load(name)
         code, line, sec = check_doc(seed)
@@ -838,7 +838,7 @@ def run_writers(run, tmp, fast):
     base = Path(tmp) / "writers"
     base.mkdir()
     key = ("a directory", "/dev/full", "symlink to existing file")
-    fast_targets = ("a directory", "/dev/full")
+    fast_targets = ("a directory", "/dev/full", "FIFO without a reader")
 
     def targets():
         yield "new file", lambda d: d / "new.json", "written"
@@ -850,13 +850,13 @@ def run_writers(run, tmp, fast):
         yield "symlink to existing file", lambda d: _symlink(_touch(d / "target.json", b"T\n"), d / "link.json"), "written-through"
         yield "dangling symlink", lambda d: _symlink(d / "nowhere.json", d / "dangling.json"), "any"
         yield "FIFO with a reader", lambda d: _fifo(d / "fifo-r.json", reader=True), "ok"
-        yield "FIFO without a reader", lambda d: _fifo(d / "fifo-n.json", reader=False), "any"
+        yield "FIFO without a reader", lambda d: _fifo(d / "fifo-n.json", reader=False), "error"
         yield "read-only folder (existing file kept)", lambda d: _ro(d / "ro", b"KEEP\n"), "error-or-root"
         yield "name with newline and ANSI escape", lambda d: d / "a\nb\x1b[31m.json", "written"
         yield "name too long", lambda d: d / ("x" * 300 + ".json"), "error"
     for w, (wname, args) in enumerate(WRITERS):
         for tname, make, expect in targets():
-            if (fast and (w > 1 or tname not in fast_targets)) or (not fast and w > 0 and (tname not in key or w % 2 == 0) and
+            if (fast and (w > 0 or tname not in fast_targets)) or (not fast and w > 0 and (tname not in key or w % 2 == 0) and
                                                                     not (w == 2 and tname == "existing file")):
                 continue
             d = base / f"{len(run.rows)}"
