@@ -45,9 +45,9 @@ DS_SEEDS = DS_FAST_SEEDS + ["lower-sum-signed-position-independent-m048-n3",
                             "lower-sum-signed-any-denominator-position-independent-m048-n4",
                             "lower-sum-position-independent-m056-n3"]
 DS_QUOTA_FAST = 25  # mutants per seed in the fast sample
-DS_QUOTA = {"lower-sum-position-independent-m048-n3": 110, "lower-sum-signed-any-denominator-causal-m048-n3": 60,
-            "lower-sum-signed-position-independent-m048-n3": 30,
-            "lower-sum-signed-any-denominator-position-independent-m048-n4": 30,
+DS_QUOTA = {"lower-sum-position-independent-m048-n3": 80, "lower-sum-signed-any-denominator-causal-m048-n3": 40,
+            "lower-sum-signed-position-independent-m048-n3": 20,
+            "lower-sum-signed-any-denominator-position-independent-m048-n4": 20,
             "lower-sum-position-independent-m056-n3": 5}
 DS_BIG_QUOTA = 8
 # seeds with an RM(2,6) component: only the top-level fields are mutated (the component is recorded as the seed's)
@@ -311,38 +311,27 @@ def ds_mutants(seed_doc, rng, big=False):
     mut("components", "copies 64 with m", lambda d: (d["components"][0].__setitem__("copies", 64), d.__setitem__("m", 64 * d["components"][0]["m"] + sum(c["m"] * c["copies"] for c in d["components"][1:]))))
     mut("components", "copies true", lambda d: d["components"][0].__setitem__("copies", True))
 
-    def split_copies(d):
+    def split_copies(d, tweak=None):
+        """One copy of component 0 listed as a second component (DS1: invalid unless it differs)."""
         c = d["components"][0]
         if c["copies"] < 2:
             raise IndexError
         c2 = copy.deepcopy(c)
         c["copies"] -= 1
         c2["copies"] = 1
+        if tweak:
+            tweak(c2)
         d["components"].append(c2)
     mut("components", "copies split into two equal components", split_copies)
     mut("components", "copies split into two equal components repaired", split_copies, repair=True)
+    mut("components", "copies split, renamed code (equal up to the name)",
+        lambda d: split_copies(d, lambda c2: c2["code"].__setitem__("name", "another-name")), repair=True)
 
-    def split_renamed(d):
-        c = d["components"][0]
-        if c["copies"] < 2:
+    def reorder_perms(c2):
+        if len(c2["symmetry"]["permutations"]) < 2:
             raise IndexError
-        c2 = copy.deepcopy(c)
-        c["copies"] -= 1
-        c2["copies"] = 1
-        c2["code"]["name"] = "another-name"
-        d["components"].append(c2)
-    mut("components", "copies split, renamed code (equal up to the name)", split_renamed, repair=True)
-
-    def split_permuted_syms(d):
-        c = d["components"][0]
-        if c["copies"] < 2 or len(c["symmetry"]["permutations"]) < 2:
-            raise IndexError
-        c2 = copy.deepcopy(c)
-        c["copies"] -= 1
-        c2["copies"] = 1
         c2["symmetry"]["permutations"].reverse()
-        d["components"].append(c2)
-    mut("components", "copies split, permutations reordered (same group)", split_permuted_syms, repair=True)
+    mut("components", "copies split, permutations reordered (same group)", lambda d: split_copies(d, reorder_perms), repair=True)
     mut("components", "components reversed repaired", lambda d: d["components"].reverse(), repair=True)
     mut("components", "components reversed", lambda d: d["components"].reverse())
     mut("components", "component m+1", lambda d: d["components"][0].__setitem__("m", d["components"][0]["m"] + 1))
@@ -638,7 +627,7 @@ def _re_seed(run, rng, fast, tmp, name):
     for path, _val in list(_leaves(seed)):
         for rep in ("1", None, [], 1.5):
             mut("type", f"{'/'.join(map(str, path))} := {rep!r}", lambda d, path=path, rep=rep: _set(d, path, rep))
-    quota = 12 if fast else 45
+    quota = 12 if fast else 30
     if quota < len(muts):
         muts = [muts[i] for i in sorted(rng.sample(range(len(muts)), quota))]
     seed_v = oracle.judge_rank_extension(seed, base_info, True, seed["base"]["sha256"])

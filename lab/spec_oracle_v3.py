@@ -23,6 +23,8 @@ import math
 from collections import Counter
 from fractions import Fraction
 
+from lab.spec_oracle_newkinds import Reject, _bad, _inv  # the shared verdict plumbing of the spec oracles
+
 VARIANTS = ("position-independent", "position-dependent", "causal")
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")
 ORACLE_MAX_WORDS = 100_000
@@ -37,20 +39,6 @@ _CLAIMS = {"bound", "k", "min_product", "witness_inputs", "code_size"}
 # facts of components too large to enumerate here, keyed by their canonical JSON (see remember_seed)
 _TRUSTED: dict[str, tuple] = {}
 _CACHE: dict[str, tuple] = {}
-
-
-class Reject(Exception):
-    def __init__(self, verdict: str, reason: str):
-        super().__init__(reason)
-        self.verdict, self.reason = verdict, reason
-
-
-def _bad(reason):
-    raise Reject("malformed", reason)
-
-
-def _inv(reason):
-    raise Reject("invalid", reason)
 
 
 def _int(x, where, lo=None, hi=None):
