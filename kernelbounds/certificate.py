@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -35,11 +36,36 @@ def written_through(path: str | os.PathLike) -> bool:
     """True when path exists and is not a regular file (a symlink, a character or block
     device, a FIFO, a socket, a folder): such a node is never replaced, it is opened and
     written in place (docs/cli.md, "Output files"), so `-o /dev/null`, `-o /dev/stdout` or a
-    FIFO work and the node stays what it was."""
+    FIFO that something reads work and the node stays what it was."""
     try:
         return not stat.S_ISREG(os.lstat(path).st_mode)
     except FileNotFoundError:
         return False
+
+
+@contextmanager
+def _reader_held(target: Path) -> Iterator[None]:
+    """For a FIFO (also through a symlink): opening it to write waits until something reads
+    it, forever when nothing does, so it is first opened without waiting; no reader is an
+    OSError (ENXIO, "a FIFO with no reader"), and with one this probe stays open while the
+    block writes (the reader sees no end of file before the bytes)."""
+    try:
+        fifo = stat.S_ISFIFO(os.stat(target).st_mode)
+    except OSError:
+        fifo = False
+    if not fifo:
+        yield
+        return
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "a FIFO with no reader (writing would wait forever)", str(target)) from None
+        raise
+    try:
+        yield
+    finally:
+        os.close(fd)
 
 
 @contextmanager
@@ -51,7 +77,8 @@ def replacing(path: str | os.PathLike) -> Iterator[Path]:
     written_through) the block writes to path itself, in place, and the node is kept."""
     target = Path(path)
     if written_through(target):
-        yield target
+        with _reader_held(target):
+            yield target
         return
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)

@@ -122,3 +122,40 @@ def test_a_regular_file_is_still_replaced_by_a_new_node(tmp_path):
 def test_a_folder_as_target_is_one_line_and_exit_2(tmp_path):
     r = run("construct", "rank1", "--m", "2", "--n", "2", "-o", str(tmp_path))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and tmp_path.is_dir()
+
+
+def test_a_fifo_without_a_reader_is_one_line_and_exit_2_not_a_hang(tmp_path):
+    """Opening a FIFO that nobody reads, to write, waits forever: the writer refuses it at once."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = run("transcript", "--q", "2", "--s", "2", "-o", str(fifo), timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert "no reader" in r.stderr
+    assert _is(fifo, stat.S_ISFIFO)
+
+
+def test_write_atomic_refuses_a_fifo_without_a_reader_through_a_symlink(tmp_path):
+    from kernelbounds.certificate import write_atomic
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.json"
+    os.symlink(fifo, link)
+    done: list = []
+
+    def write():
+        try:
+            write_atomic(link, "{}\n")
+            done.append("written")
+        except OSError as exc:
+            done.append(exc)
+
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    t.join(10)
+    if t.is_alive():  # unblock the writer so the test process can end, then fail
+        with open(fifo, "rb") as fh:
+            fh.read()
+        pytest.fail("write_atomic blocked on a FIFO without a reader")
+    assert isinstance(done[0], OSError) and "no reader" in str(done[0])
+    assert _is(link, stat.S_ISLNK) and _is(fifo, stat.S_ISFIFO)
