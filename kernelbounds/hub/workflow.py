@@ -12,8 +12,7 @@ from pathlib import Path
 from ..certificate import canonical_json, write_atomic
 from ..checker import Verdict, check_file
 from ..progress import pmap as tracked
-from . import index, stored
-from .catalog import entries
+from . import catalog, index, stored
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ def _regenerate(position: int) -> tuple[str, str, Verdict, int | str, int | str]
     """Build entry `position`, write it to a temporary file and check that file: (filename,
     text, verdict, m, n).  The comparison with the committed bytes happens in the caller,
     so a worker on another machine needs no checkout."""
-    entry = entries()[position]
+    entry = catalog.entries()[position]
     doc = entry.build()
     text = canonical_json(doc)
     with tempfile.TemporaryDirectory() as tmp:
@@ -94,7 +93,7 @@ def compare(target: str | Path, jobs: int | None = None, scheduler: str | None =
 
 
 def _indices() -> range:
-    return range(len(entries()))
+    return range(len(catalog.entries()))
 
 
 def write(target: str | Path, jobs: int | None = None, scheduler: str | None = None) -> Comparison:
