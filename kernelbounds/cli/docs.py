@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import plots, report
+from ..hub import plots, report
 from ..certificate import write_atomic
 from ._common import UserError, jobs_option
 
@@ -16,7 +16,7 @@ def register(sub) -> None:
         help="render the bounds tables and plots in docs/ from the hub (--check: exit 1 if any is stale)",
         description="Every table of bounds in docs/*.md and README.md sits between a line `<!-- kernelbounds table --m A..B --n C..D -->` and `<!-- end of generated table -->`, "
                     "every plot between `<!-- kernelbounds plot FILE.png --m A..B --n LIST [--variant V] [--kernel K] [--log2] -->` and `<!-- end of generated plot -->`; "
-                    "this command renders each from kernelbounds.bounds (the same answers as `bound`, `upper`, `table` and the API). "
+                    "this command renders each from kernelbounds.hub.answer (the same answers as `bound`, `upper`, `table` and the API). "
                     "A plot's data (the plotted numbers) is kept beside it in FILE.png.json and its sha256 in the PNG: --check compares the data, not the pixels.",
         epilog="exit codes: 0 success (or, with --check, every table and plot current), 1 (--check) some table or plot is stale, "
                "2 usage error, a malformed plot marker, matplotlib missing or an unwritable file.\nexample: kernelbounds docs-tables --check",

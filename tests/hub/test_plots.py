@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds import plots, report
-from kernelbounds.bounds import KERNELS, VARIANTS
+from kernelbounds.hub import plots, report
+from kernelbounds.hub.answer import KERNELS, VARIANTS
 from kernelbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
