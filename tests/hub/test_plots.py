@@ -51,7 +51,7 @@ def test_the_bounds_plots_cover_the_stored_range():
     found = _docs_plots()
     for name in ("bounds.png", "bounds-n3.png"):
         spec = found[name][1]
-        assert spec.ms == range(2, 65) and spec.log2 and spec.variant == "position-independent" and spec.kernel == "nonnegative"
+        assert spec.ms == range(2, 257) and spec.log2 and spec.variant == "position-independent" and spec.kernel == "nonnegative"
     assert found["bounds.png"][1].ns == tuple(range(3, 9)) and found["bounds-n3.png"][1].ns == (3,)
 
 
