@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..hub import report
+from ..hub import plots, report
 from ..hub.answer import KERNELS
 from ._common import UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span, variant_option
 
@@ -59,4 +59,6 @@ def run(args) -> int:
             report.plot(rows, args.plot, dpi=args.dpi)
         except OSError as exc:
             raise UserError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
+        except plots.NoMatplotlib as exc:
+            raise UserError(str(exc)) from None
     return 0

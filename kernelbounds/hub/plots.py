@@ -200,7 +200,7 @@ def figure(rows, log2: bool = True, title: str | None = None):
         return math.log2(v) if log2 else float(v)
 
     top = 0.0
-    for ax, n in zip(axes, ns):
+    for ax, n in zip(axes[:len(ns)], ns, strict=True):
         own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
         xs = [r.m for r in own]
         low, up, upn = [y(r.lower) for r in own], [y(r.upper) for r in own], [y(r.upper_nonnegative) for r in own]

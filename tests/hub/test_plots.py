@@ -166,3 +166,9 @@ def test_a_marker_reads_back_as_written(spec):
     text = f"x\n<!-- kernelbounds plot {spec.text()} -->\nold\n<!-- end of generated plot -->\n"
     assert [s for _m, s in plots.specs(text)] == [spec]
     assert plots.render_text(text) == f"x\n<!-- kernelbounds plot {spec.text()} -->\n{plots.block(spec)}<!-- end of generated plot -->\n"
+
+
+def test_table_plot_without_matplotlib_is_one_line(tmp_path):
+    block = "import sys; sys.modules['matplotlib'] = None; from kernelbounds.cli import main; sys.exit(main(sys.argv[1:]))"
+    r = subprocess.run([sys.executable, "-c", block, "table", "--m", "4..5", "--n", "3..3", "--plot", str(tmp_path / "p.png")], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "needs matplotlib" in r.stderr and not (tmp_path / "p.png").exists()
