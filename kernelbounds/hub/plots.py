@@ -30,7 +30,8 @@ from ..certificate import replacing, write_atomic
 DATA_FORMAT = "kernelbounds-plot-data"
 DATA_VERSION = 1
 STYLE = 1  # bump when the drawing changes: every generated plot is then stale and redrawn
-DATA_KEY = "kernelbounds-data-sha256"  # the PNG text chunk naming the sidecar's sha256
+DATA_KEY = "kernelbounds-data-sha256"  # the PNG text chunk holding the data file's sha256
+SOURCE_KEY = "kernelbounds-data"  # the PNG text chunk naming the data file (beside the PNG)
 COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "exact")
 
 MARK = re.compile(r"(<!-- kernelbounds plot ([^\n]*?) -->\n)(.*?)(<!-- end of generated plot -->)", re.S)
@@ -122,8 +123,32 @@ def data(spec: Spec, rows) -> str:
             + ' "rows": [\n' + ",\n".join(f"  {line}" for line in lines) + "\n ]\n}\n")
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+def sha256(text: str | bytes) -> str:
+    return hashlib.sha256(text.encode("ascii") if isinstance(text, str) else text).hexdigest()
+
+
+def stamp(data_file: Path) -> dict[str, str]:
+    """The PNG metadata binding an image to the data file it was drawn from (its name,
+    beside the image, and its sha256): pass it to save."""
+    return {SOURCE_KEY: data_file.name, DATA_KEY: sha256(data_file.read_bytes())}
+
+
+def drawn_from(png: Path) -> str | None:
+    """Why the PNG (any PNG in docs/) is not bound to the current bytes of its data file,
+    or None: it must name a data file beside it (SOURCE_KEY) and carry its sha256."""
+    try:
+        chunks = png_text(png)
+    except (ValueError, OSError) as exc:
+        return str(exc)
+    name = chunks.get(SOURCE_KEY)
+    if name is None or not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name.startswith("."):
+        return f"no plot marker draws it and it names no data file (PNG text chunk {SOURCE_KEY})"
+    source = png.with_name(name)
+    if not source.is_file():
+        return f"its data file {name} is missing"
+    if chunks.get(DATA_KEY) != sha256(source.read_bytes()):
+        return f"it was not drawn from the current {name} (redraw it with the command that wrote {name})"
+    return None
 
 
 def png_text(path) -> dict[str, str]:
@@ -148,7 +173,8 @@ def png_text(path) -> dict[str, str]:
 
 
 def stale(png: Path, text: str) -> str | None:
-    """Why the plot png (with its sidecar png.json) does not show the data text, or None."""
+    """Why the plot png (with its sidecar png.json) does not show the data text, or None:
+    the sidecar must be text and the image must name it and carry its sha256."""
     side = png.with_name(png.name + ".json")
     if not side.is_file():
         return f"no data file {side.name}"
@@ -156,13 +182,7 @@ def stale(png: Path, text: str) -> str | None:
         return f"its data {side.name} differs from the hub's answers"
     if not png.is_file():
         return "no image"
-    try:
-        chunk = png_text(png).get(DATA_KEY)
-    except (ValueError, OSError) as exc:
-        return str(exc)
-    if chunk != sha256(text):
-        return f"the image was not drawn from {side.name} (its {DATA_KEY} chunk differs)"
-    return None
+    return None if drawn_from(png) is None and png_text(png).get(SOURCE_KEY) == side.name else f"the image was not drawn from {side.name}"
 
 
 # ---------------------------------------------------------------- the figure
@@ -347,8 +367,21 @@ def render(md: Path, text: str, check: bool, jobs: int | None = 1, dpi: int = 15
             continue
         out.append((png, why))
         if not check:
-            draw(rows, png, "png", dpi, spec.log2, title(spec), {DATA_KEY: sha256(text)})
-            write_atomic(png.with_name(png.name + ".json"), text)
+            side = png.with_name(png.name + ".json")
+            draw(rows, png, "png", dpi, spec.log2, title(spec), {SOURCE_KEY: side.name, DATA_KEY: sha256(text)})
+            write_atomic(side, text)
+    return out
+
+
+def unmarked(root, drawn: set[Path]) -> list[tuple[Path, str]]:
+    """The PNG files in docs/ that no plot marker draws (drawn: those that one does) and that
+    are not bound to the current bytes of the data file they name (path, why)."""
+    out = []
+    for png in sorted((Path(root) / "docs").glob("*.png")):
+        if png.resolve() not in drawn:
+            why = drawn_from(png)
+            if why is not None:
+                out.append((png, why))
     return out
 
 

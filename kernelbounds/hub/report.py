@@ -133,14 +133,6 @@ def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
     plots.draw(rows, path, "png" if path == "-" else plot_format(path), dpi)
 
 
-def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
-    """Save a figure (kernelbounds.hub.plots.save: atomic, no software or date stamp; '-'
-    writes the bytes to standard output)."""
-    from . import plots
-
-    plots.save(fig, path, fmt, dpi)
-
-
 # ---------------------------------------------------------------- generated docs tables
 
 DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m [0-9.,:]+ --n \d+\.\.\d+(?: --variant [a-z-]+)?(?: --kernels)?(?: --log2)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)

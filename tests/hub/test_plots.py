@@ -102,7 +102,7 @@ def test_check_fails_on_an_edited_sidecar_and_on_an_image_drawn_from_other_data(
     side.write_text(text)
     shutil.copy(ROOT / "docs" / "bounds.png", docs / "bounds-n3.png")  # a current image of other data
     code, out = _docs_tables("--check", "--root", str(tmp_path))
-    assert code == 1 and "was not drawn from bounds-n3.png.json" in out
+    assert code == 1 and "bounds-n3.png (the image was not drawn from bounds-n3.png.json)" in out
     (docs / "bounds-n3.png").unlink()
     code, out = _docs_tables("--check", "--root", str(tmp_path))
     assert code == 1 and "bounds-n3.png (no image)" in out
@@ -172,3 +172,30 @@ def test_table_plot_without_matplotlib_is_one_line(tmp_path):
     block = "import sys; sys.modules['matplotlib'] = None; from kernelbounds.cli import main; sys.exit(main(sys.argv[1:]))"
     r = subprocess.run([sys.executable, "-c", block, "table", "--m", "4..5", "--n", "3..3", "--plot", str(tmp_path / "p.png")], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "needs matplotlib" in r.stderr and not (tmp_path / "p.png").exists()
+
+
+def test_every_png_in_docs_names_the_data_it_was_drawn_from_and_its_sha256():
+    pngs = sorted((ROOT / "docs").glob("*.png"))
+    assert {p.name for p in pngs} >= {"bounds.png", "bounds-n3.png", "experiments.png"}
+    assert [(p.name, plots.drawn_from(p)) for p in pngs] == [(p.name, None) for p in pngs]
+    assert plots.png_text(ROOT / "docs" / "experiments.png")[plots.SOURCE_KEY] == "experiments.json"
+
+
+def test_a_png_another_command_draws_is_named_when_its_data_changes_and_never_redrawn(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("experiments.png", "experiments.json"):
+        shutil.copy(ROOT / "docs" / name, docs / name)
+    assert _docs_tables("--check", "--root", str(tmp_path)) == (0, "")
+    with open(docs / "experiments.json", "a") as fh:
+        fh.write(" ")
+    image = (docs / "experiments.png").read_bytes()
+    for argv in (("--check",), ()):
+        code, out = _docs_tables(*argv, "--root", str(tmp_path))
+        assert code == 1 and out.startswith(f"stale: {docs / 'experiments.png'} (it was not drawn from the current experiments.json")
+    assert (docs / "experiments.png").read_bytes() == image
+    from kernelbounds.hub.report import table
+
+    plots.save(plots.figure(table(range(4, 6), (3,))), str(docs / "other.png"))  # a PNG that names no data
+    code, out = _docs_tables("--check", "--root", str(tmp_path))
+    assert code == 1 and f"stale: {docs / 'other.png'} (no plot marker draws it and it names no data file" in out
