@@ -330,6 +330,25 @@ def draw(rows, path, fmt: str = "png", dpi: int = 150, log2: bool = True, title_
     save(figure(rows, log2=log2, title=title_text), path, fmt, dpi, metadata)
 
 
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: str) -> str:
+    """The figure format from the file extension (PNG, SVG or PDF); ValueError otherwise."""
+    import os
+
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in PLOT_FORMATS:
+        raise ValueError(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
+    return PLOT_FORMATS[ext]
+
+
+def plot(rows, path: str, dpi: int = 150) -> None:
+    """`table --plot`: the rows' figure in the format of the extension; '-' writes PNG to
+    standard output."""
+    draw(rows, path, "png" if path == "-" else plot_format(path), dpi)
+
+
 # ---------------------------------------------------------------- the plots embedded in the docs
 
 def block(spec: Spec) -> str:

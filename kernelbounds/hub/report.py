@@ -1,4 +1,4 @@
-"""Tables and plots of lower <= r* <= upper over (m, n), from the hub (floats only here).
+"""Tables of lower <= r* <= upper over (m, n), from the hub (floats only here).
 
 Every number comes from :func:`kernelbounds.hub.answer.bounds`; this module only lays the
 answers out (markdown, CSV, JSON Lines; the plots are kernelbounds.hub.plots) and renders the docs tables
@@ -109,28 +109,6 @@ def csv(rows: list[Row]) -> str:
     for r in rows:
         writer.writerow(["" if v is None else v for v in row_dict(r).values()])
     return buf.getvalue()
-
-
-PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
-
-
-def plot_format(path: str) -> str:
-    """The figure format from the file extension (PNG, SVG or PDF); ValueError otherwise."""
-    import os
-
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in PLOT_FORMATS:
-        raise ValueError(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
-    return PLOT_FORMATS[ext]
-
-
-def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
-    """Certified bounds on the feature rank against m (kernelbounds.hub.plots.figure: one
-    panel per n, log-2 y axis with 2^k ticks, the gap shaded, exact cells marked), in the
-    format of the extension; '-' writes PNG to standard output."""
-    from . import plots
-
-    plots.draw(rows, path, "png" if path == "-" else plot_format(path), dpi)
 
 
 # ---------------------------------------------------------------- generated docs tables

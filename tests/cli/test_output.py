@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kernelbounds import progress
-from kernelbounds.hub import report
+from kernelbounds.hub import plots, report
 from kernelbounds.hub.report import Row
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,14 +22,14 @@ def run(*args, stdin=None):
 
 @pytest.mark.parametrize("name,magic", [("p.png", b"\x89PNG"), ("p.svg", b"<?xml"), ("p.pdf", b"%PDF")])
 def test_plot_format_follows_the_extension(tmp_path, name, magic):
-    report.plot(ROWS, str(tmp_path / name))
+    plots.plot(ROWS, str(tmp_path / name))
     assert (tmp_path / name).read_bytes().startswith(magic)
 
 
 def test_plot_dpi_sets_the_png_size(tmp_path):
     sizes = []
     for dpi in (50, 100):
-        report.plot(ROWS, str(tmp_path / f"p{dpi}.png"), dpi=dpi)
+        plots.plot(ROWS, str(tmp_path / f"p{dpi}.png"), dpi=dpi)
         sizes.append(struct.unpack(">II", (tmp_path / f"p{dpi}.png").read_bytes()[16:24]))
     assert sizes[1][0] == 2 * sizes[0][0]
 
@@ -40,12 +40,10 @@ def test_plot_refuses_an_unknown_extension_before_any_work(tmp_path):
 
 
 def test_plot_is_one_panel_per_n_with_log2_ticks_integer_m_and_one_legend_outside(monkeypatch, tmp_path):
-    from kernelbounds.hub import plots
-
     captured = {}
     real = plots.save
     monkeypatch.setattr(plots, "save", lambda fig, *a, **k: (captured.setdefault("fig", fig), real(fig, *a, **k)))
-    report.plot(ROWS, str(tmp_path / "p.svg"))
+    plots.plot(ROWS, str(tmp_path / "p.svg"))
     fig = captured["fig"]
     assert [ax.kernelbounds_n for ax in fig.axes] == [3, 4]
     for ax in fig.axes:
