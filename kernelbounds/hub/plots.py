@@ -29,7 +29,7 @@ from ..certificate import replacing, write_atomic
 
 DATA_FORMAT = "kernelbounds-plot-data"
 DATA_VERSION = 1
-STYLE = 1  # bump when the drawing changes: every generated plot is then stale and redrawn
+STYLE = 2  # bump when the drawing changes: every generated plot is then stale and redrawn
 DATA_KEY = "kernelbounds-data-sha256"  # the PNG text chunk holding the data file's sha256
 SOURCE_KEY = "kernelbounds-data"  # the PNG text chunk naming the data file (beside the PNG)
 COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "exact")
@@ -223,15 +223,7 @@ def figure(rows, log2: bool = True, title: str | None = None):
     for ax, n in zip(axes[:len(ns)], ns, strict=True):
         own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
         xs = [r.m for r in own]
-        low, up, upn = [y(r.lower) for r in own], [y(r.upper) for r in own], [y(r.upper_nonnegative) for r in own]
-        top = max(top, *up, *upn)
-        ax.fill_between(xs, low, up, color="tab:blue", alpha=0.18, linewidth=0)
-        ax.plot(xs, upn, color="tab:orange", linestyle="--", linewidth=1)
-        ax.plot(xs, up, color="tab:red", linewidth=1.2)
-        ax.plot(xs, low, color="tab:blue", linewidth=1.2)
-        ex = [r for r in own if r.exact]
-        if ex:
-            ax.plot([r.m for r in ex], [y(r.lower) for r in ex], linestyle="none", marker="D", markersize=3.5, color="black")
+        top = max(top, _curves(ax, own, y, 1.0))
         if log2 and len(xs) > 14:  # the first m, zoomed: every 2^k labelled
             _zoom(ax, [r for r in own if r.m < xs[0] + 9], y)
         ax.set_title(f"n = {n}", fontsize=9, pad=3)
@@ -265,6 +257,23 @@ def figure(rows, log2: bool = True, title: str | None = None):
     return fig
 
 
+def _curves(ax, own, y, width: float, dots: bool = False) -> float:
+    """Draw the rows own (one n, ascending m) on ax: the gap band, the upper bounds with
+    nonnegative and any features, the lower bound, a diamond on each exact cell; the
+    highest y drawn."""
+    xs = [r.m for r in own]
+    low, up, upn = [y(r.lower) for r in own], [y(r.upper) for r in own], [y(r.upper_nonnegative) for r in own]
+    dot = {"marker": ".", "markersize": 2.5} if dots else {}
+    ax.fill_between(xs, low, up, color="tab:blue", alpha=0.18, linewidth=0)
+    ax.plot(xs, upn, color="tab:orange", linestyle="--", linewidth=width)
+    ax.plot(xs, up, color="tab:red", linewidth=1.2 * width, **dot)
+    ax.plot(xs, low, color="tab:blue", linewidth=1.2 * width, **dot)
+    ex = [r for r in own if r.exact]
+    if ex:
+        ax.plot([r.m for r in ex], [y(r.lower) for r in ex], linestyle="none", marker="D", markersize=3.5 * width ** 0.5, color="black")
+    return max(*up, *upn)
+
+
 def _power(v: float, _pos=None) -> str:
     """A log2 tick as 2^k (k an integer; no label between)."""
     return f"$2^{{{round(v)}}}$" if abs(v - round(v)) < 1e-9 else ""
@@ -277,15 +286,7 @@ def _zoom(ax, own, y) -> None:
 
     inset = ax.inset_axes((0.1, 0.5, 0.36, 0.4))
     xs = [r.m for r in own]
-    low, up, upn = [y(r.lower) for r in own], [y(r.upper) for r in own], [y(r.upper_nonnegative) for r in own]
-    inset.fill_between(xs, low, up, color="tab:blue", alpha=0.18, linewidth=0)
-    inset.plot(xs, upn, color="tab:orange", linestyle="--", linewidth=0.8)
-    inset.plot(xs, up, color="tab:red", linewidth=0.9, marker=".", markersize=2.5)
-    inset.plot(xs, low, color="tab:blue", linewidth=0.9, marker=".", markersize=2.5)
-    ex = [r for r in own if r.exact]
-    if ex:
-        inset.plot([r.m for r in ex], [y(r.lower) for r in ex], linestyle="none", marker="D", markersize=3, color="black")
-    top = max(*up, *upn)
+    top = _curves(inset, own, y, 0.8, dots=True)
     inset.yaxis.set_major_locator(MultipleLocator(1 if top <= 8 else 2))
     inset.yaxis.set_major_formatter(lambda v, _pos: _power(v))
     inset.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
