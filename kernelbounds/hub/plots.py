@@ -179,7 +179,7 @@ def stale(png: Path, text: str) -> str | None:
     if not side.is_file():
         return f"no data file {side.name}"
     if side.read_text(encoding="ascii", errors="replace") != text:
-        return f"its data {side.name} differs from the hub's answers"
+        return f"its data {side.name} differs from the hub's answers (or from the drawing's style)"
     if not png.is_file():
         return "no image"
     return None if drawn_from(png) is None and png_text(png).get(SOURCE_KEY) == side.name else f"the image was not drawn from {side.name}"
