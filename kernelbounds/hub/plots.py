@@ -4,7 +4,7 @@ One figure, two users: `kernelbounds table --plot FILE` draws the rows it printe
 `kernelbounds docs-tables` draws every plot embedded in docs/*.md (and README.md) between a
 line `<!-- kernelbounds plot FILE --m A..B --n LIST [--variant V] [--kernel K] [--log2] -->`
 and `<!-- end of generated plot -->`.  Such a plot is checked current by its data, never by
-its pixels: beside FILE sits FILE.json, the canonical JSON of the plotted numbers (the hub's
+its pixels: beside FILE sits FILE.json, deterministic JSON of the plotted numbers (the hub's
 answers for the marker's cells), and FILE carries the sha256 of that JSON in a PNG text
 chunk (DATA_KEY).  `docs-tables --check` recomputes the data and compares it with the
 sidecar, and reads the chunk, without matplotlib.
