@@ -655,7 +655,7 @@ def write(out: Path, results: list[Result], summ: dict, plan: Plan, seconds: flo
     from lab import experiments_report
 
     write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), seconds, cpu, reuse))
-    experiments_report.plot(results, summ, plan, out / "experiments.png")
+    experiments_report.plot(results, summ, plan, out / "experiments.png", out / "experiments.json")
 
 
 def load_results(path: Path) -> list[Result]:
@@ -683,7 +683,7 @@ def render(path: Path, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     summ = summary(results, plan)
     write_atomic(out / "experiments.md", experiments_report.markdown(results, summ, plan, table(results), doc.get("seconds", 0), doc.get("cpu_seconds", 0), doc.get("reused")))
-    experiments_report.plot(results, summ, plan, out / "experiments.png")
+    experiments_report.plot(results, summ, plan, out / "experiments.png", path)
     return 0
 
 

@@ -329,13 +329,15 @@ def markdown(results, summ, plan, full_table: str, seconds: float, cpu: float = 
     return "\n".join(head + body + ["## All runs", "", "Plot: experiments.png. Machine-readable: experiments.json.", "", full_table])
 
 
-def plot(results, summ, plan, path) -> None:
+def plot(results, summ, plan, path, data=None) -> None:
+    """docs/experiments.png; data: the experiments.json beside it, whose name and sha256 the
+    PNG carries (`kernelbounds docs-tables --check` then finds a PNG drawn from other results)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from kernelbounds.hub.report import save_figure
+    from kernelbounds.hub.plots import save, stamp
 
     panels = 4 if plan.code_sizes else 3
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2))
@@ -385,7 +387,7 @@ def plot(results, summ, plan, path) -> None:
     if plan.code_sizes:
         _structured_panel(axes[3], results, summ, plan, plt)
     fig.tight_layout()
-    save_figure(fig, str(path))
+    save(fig, str(path), metadata=None if data is None else stamp(data))
     plt.close(fig)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..hub import report
+from ..hub import plots, report
 from ..hub.answer import KERNELS
 from ._common import UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span, variant_option
 
@@ -43,7 +43,7 @@ def run(args) -> int:
         raise UserError("--plot - writes the PNG image to standard output: it cannot be combined with --format csv/json or --json")
     if args.plot and args.plot != "-":
         try:
-            report.plot_format(args.plot)
+            plots.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
     if args.kernel == "signed-any-denominator" and args.variant == "position-dependent":
@@ -56,7 +56,9 @@ def run(args) -> int:
         print(report.markdown(rows) if fmt == "markdown" else report.csv(rows), end="")
     if args.plot:
         try:
-            report.plot(rows, args.plot, dpi=args.dpi)
+            plots.plot(rows, args.plot, dpi=args.dpi)
         except OSError as exc:
             raise UserError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
+        except plots.NoMatplotlib as exc:
+            raise UserError(str(exc)) from None
     return 0

@@ -7,5 +7,6 @@
 - :mod:`.stored`: the stored computed sources (COMPUTED) and how they are rebuilt;
 - :mod:`.catalog`: the committed set, one entry per file and the generator call behind it;
 - :mod:`.workflow`: regenerate, check, compare and reindex the committed set;
-- :mod:`.report`: the two-sided tables, the generated docs tables and the plots.
+- :mod:`.report`: the two-sided tables and the generated docs tables;
+- :mod:`.plots`: the plots, and the generated docs plots checked current by their data.
 """

@@ -1,16 +1,14 @@
-"""Tables and plots of lower <= r* <= upper over (m, n), from the hub (floats only here).
+"""Tables of lower <= r* <= upper over (m, n), from the hub (floats only here).
 
 Every number comes from :func:`kernelbounds.hub.answer.bounds`; this module only lays the
-answers out (markdown, CSV, JSON Lines, plots) and renders the docs tables
+answers out (markdown, CSV, JSON Lines; the plots are kernelbounds.hub.plots) and renders the docs tables
 (`kernelbounds table --docs`, tested to be current by tests/hub/test_hub.py)."""
 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import asdict, dataclass
 
-from ..certificate import replacing
 
 
 @dataclass(frozen=True)
@@ -111,73 +109,6 @@ def csv(rows: list[Row]) -> str:
     for r in rows:
         writer.writerow(["" if v is None else v for v in row_dict(r).values()])
     return buf.getvalue()
-
-
-PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
-
-
-def plot_format(path: str) -> str:
-    """The figure format from the file extension (PNG, SVG or PDF); ValueError otherwise."""
-    import os
-
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in PLOT_FORMATS:
-        raise ValueError(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
-    return PLOT_FORMATS[ext]
-
-
-def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
-    """Certified bounds on the feature rank against m, log-2 y axis with 2^k ticks: for
-    each n the certified lower bound, the level-kernel upper bound where searched, the
-    gap between them shaded, and 2^m (U2, every n)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
-
-    fmt = "png" if path == "-" else plot_format(path)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    ms = sorted({r.m for r in rows})
-    ax.plot(ms, [2.0**m for m in ms], "k--", label="upper bound 2^m (U2, every n)")
-    ns_all = sorted({r.n for r in rows})
-    for n in ns_all:  # nested gaps (lower grows with n): light shades that add up to 0.3
-        own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
-        xs = [r.m for r in own]
-        lower, upper = [float(r.lower) for r in own], [float(r.upper) for r in own]  # floats: a plot only
-        line = ax.plot(xs, lower, marker=".", label=f"certified lower bound, n = {n}")[0]
-        for field, style, marker, what in (("upper", ":", "x", "any"), ("upper_nonnegative", "-.", "+", "nonnegative")):
-            ups = [r for r in own if getattr(r, field) < 2**r.m]
-            if ups:
-                ax.plot([r.m for r in ups], [float(getattr(r, field)) for r in ups], linestyle=style, marker=marker, color=line.get_color(), label=f"upper bound ({what} features), n = {n}")
-        ax.fill_between(xs, lower, upper, color=line.get_color(), alpha=0.3 / len(ns_all), linewidth=0, label=f"gap between the bounds, n = {n}")
-    ax.set_yscale("log", base=2)
-    ax.yaxis.set_major_locator(LogLocator(base=2, numticks=12))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$2^{{{round(__import__('math').log2(y))}}}$" if y > 0 else ""))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("m (token bits)")
-    ax.set_ylabel("feature rank r* (log scale)")
-    ax.set_title("Certified bounds on the feature rank of nonnegative kernel attention (Min-IP)", fontsize=10)
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    save_figure(fig, path, fmt, dpi)
-    plt.close(fig)
-
-
-def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
-    """Save a figure in the given format through certificate.replacing (no half-written
-    plot); '-' writes the bytes to standard output."""
-    if path == "-":
-        import io
-
-        buf = io.BytesIO()
-        fig.savefig(buf, dpi=dpi, format=fmt)
-        sys.stdout.buffer.write(buf.getvalue())
-        sys.stdout.flush()
-        return
-    with replacing(path) as tmp:
-        fig.savefig(tmp, dpi=dpi, format=fmt)
 
 
 # ---------------------------------------------------------------- generated docs tables

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kernelbounds import progress
-from kernelbounds.hub import report
+from kernelbounds.hub import plots, report
 from kernelbounds.hub.report import Row
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,14 +22,14 @@ def run(*args, stdin=None):
 
 @pytest.mark.parametrize("name,magic", [("p.png", b"\x89PNG"), ("p.svg", b"<?xml"), ("p.pdf", b"%PDF")])
 def test_plot_format_follows_the_extension(tmp_path, name, magic):
-    report.plot(ROWS, str(tmp_path / name))
+    plots.plot(ROWS, str(tmp_path / name))
     assert (tmp_path / name).read_bytes().startswith(magic)
 
 
 def test_plot_dpi_sets_the_png_size(tmp_path):
     sizes = []
     for dpi in (50, 100):
-        report.plot(ROWS, str(tmp_path / f"p{dpi}.png"), dpi=dpi)
+        plots.plot(ROWS, str(tmp_path / f"p{dpi}.png"), dpi=dpi)
         sizes.append(struct.unpack(">II", (tmp_path / f"p{dpi}.png").read_bytes()[16:24]))
     assert sizes[1][0] == 2 * sizes[0][0]
 
@@ -39,22 +39,20 @@ def test_plot_refuses_an_unknown_extension_before_any_work(tmp_path):
     assert r.returncode == 2 and b"png, .svg or .pdf" in r.stderr and not (tmp_path / "p.gif").exists()
 
 
-def test_plot_axes_log2_integer_ticks_shaded_gap_and_full_legend(monkeypatch, tmp_path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def test_plot_is_one_panel_per_n_with_log2_ticks_integer_m_and_one_legend_outside(monkeypatch, tmp_path):
     captured = {}
-    monkeypatch.setattr(plt, "close", lambda fig: captured.setdefault("fig", fig))
-    report.plot(ROWS, str(tmp_path / "p.svg"))
-    ax = captured["fig"].axes[0]
-    assert ax.get_yscale() == "log" and ax.yaxis.get_transform().base == 2
-    assert all(float(t).is_integer() for t in ax.get_xticks())
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    drawn = [a.get_label() for a in ax.lines + ax.collections]
-    assert sorted(labels) == sorted(drawn) and any("gap between the bounds" in x for x in labels)
-    assert all(t.startswith("$2^{") for t in (lbl.get_text() for lbl in ax.get_yticklabels()) if t)
+    real = plots.save
+    monkeypatch.setattr(plots, "save", lambda fig, *a, **k: (captured.setdefault("fig", fig), real(fig, *a, **k)))
+    plots.plot(ROWS, str(tmp_path / "p.svg"))
+    fig = captured["fig"]
+    assert [ax.kernelbounds_n for ax in fig.axes] == [3, 4]
+    for ax in fig.axes:
+        assert all(float(t).is_integer() for t in ax.get_xticks())
+        assert all(t.get_text().startswith("$2^{") for t in ax.get_yticklabels() if t.get_text())
+        assert ax.get_legend() is None and len(ax.collections) == 1  # the gap, one band per panel
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels() if t.get_text()]  # the shared y axis is labelled on the left
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert len(fig.legends) == 1 and any("gap" in x for x in labels) and any("exact" in x for x in labels)
 
 
 def test_table_plot_to_stdout_is_png():
