@@ -20,10 +20,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import arguments, bits
-from .bounds import StaleIndex, TheoryContradicted
+from .bounds import StaleIndex as StaleIndex, TheoryContradicted as TheoryContradicted  # public names ("X as X": re-exported)
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
-from .heads.evaluate import Counterexample, Evaluation
+from .heads.evaluate import Counterexample as Counterexample, Evaluation
 
 from . import _API
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from itertools import pairwise
 from math import comb
 
 from . import certified, computed
@@ -414,7 +415,7 @@ def enforce(a: Answer, wider: Side | None = None) -> Answer:
     lower(nonnegative), or TheoryContradicted naming both sides."""
     sides = [("lower", a.lower)] + ([] if wider is None else [("lower of the narrower kernel class", wider)])
     sides += [("upper", a.upper), ("upper_nonnegative", a.upper_nonnegative)]
-    for (name_a, x), (name_b, y) in zip(sides, sides[1:]):
+    for (name_a, x), (name_b, y) in pairwise(sides):
         if x.value > y.value:
             raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n} ({a.variant}, {a.kernel} kernel): {name_a} {x.value} by {_where(x)} > {name_b} {y.value} by {_where(y)}")
     if a.upper_nonnegative.value > 2**a.m:

@@ -9,6 +9,7 @@ the columns [T within z] are independent (a triangular system), so equality hold
 
 from __future__ import annotations
 
+from itertools import pairwise
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ def forward_differences(h: Sequence[Fraction]) -> list[Fraction]:
     out = []
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
@@ -159,7 +160,7 @@ def certificate(h: Sequence[Fraction], m: int, name: str = "level") -> dict:
 def head_rows(head) -> tuple[list[int], list[list[int]]]:
     """(tokens, integer-scaled matrix [a(x, z)]) over the tokens of a table head."""
     tokens = sorted(head.phi_q)
-    rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0)) for z in tokens] for x in tokens]
+    rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z], strict=True)), Fraction(0)) for z in tokens] for x in tokens]
     d = lcm(*(v.denominator for r in rows for v in r)) if rows else 1
     return tokens, [[int(v * d) for v in r] for r in rows]
 

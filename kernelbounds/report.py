@@ -175,7 +175,7 @@ DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m \d+\.\.\d+ --n \d+\.\.\d+
 
 def _spec(text: str) -> tuple[range, range, str]:
     parts = [p for p in text.split() if p != "--kernels"]
-    args = dict(zip(parts[::2], parts[1::2]))
+    args = dict(zip(parts[::2], parts[1::2], strict=True))
     a, b = map(int, args["--m"].split(".."))
     c, d = map(int, args["--n"].split(".."))
     return range(a, b + 1), range(c, d + 1), args.get("--variant", "position-independent")
@@ -192,7 +192,7 @@ def render_docs(text: str, jobs: int | None = 1) -> str:
         if "--kernels" in match.group(2).split():  # the signed kernel classes' lower sides (THEORY L8)
             pairs = [table(ms, ns, variant, jobs=jobs, kernel=k) if (k, variant) != ("signed-any-denominator", "position-dependent") else [None] * len(rows)
                      for k in ("signed", "signed-any-denominator")]
-            signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs)]
+            signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs, strict=True)]
         return match.group(1) + markdown(rows, signed) + match.group(4)
 
     return DOCS_MARK.sub(one, text)

@@ -190,7 +190,7 @@ def _construction(doc) -> bool | None:
         def weight(q, i, z, j):
             qv = [sum(row[c] * ((q >> c) & 1) for c in range(m)) for row in w_q]
             zv = [sum(row[c] * ((z >> c) & 1) for c in range(m)) for row in w_k]
-            return b ** sum(x * y for x, y in zip(qv, zv))
+            return b ** sum(x * y for x, y in zip(qv, zv, strict=True))
 
         head = KernelHead(weight, value, ro)
         facts = claims["score_dim"] == len(w_q)
@@ -211,7 +211,7 @@ def _construction_by_classes(doc) -> bool | None:
     if k["type"] != "tensor-power" or m > 64:
         return None
     f = {key: [Fraction(x) for x in k[key]] for key in ("f0", "f1", "g0", "g1")}
-    gram = [[sum(a * b for a, b in zip(f["f0" if x == 0 else "f1"], f["g0" if y == 0 else "g1"])) for y in (0, 1)] for x in (0, 1)]
+    gram = [[sum(a * b for a, b in zip(f["f0" if x == 0 else "f1"], f["g0" if y == 0 else "g1"], strict=True)) for y in (0, 1)] for x in (0, 1)]
     if not gram[0][0] == gram[0][1] == gram[1][0] == 1 or gram[1][1] < 0:
         return False
     alpha, beta, gamma = (Fraction(r[x]) for x in ("alpha", "beta", "gamma"))
@@ -500,7 +500,6 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0,
     confirmed true by the spec oracle (lab/spec_oracle.py, or `judge`), not judged (too
     large for its literal routes), false accepts, exit 4, and the slowest verdict.
     `docs` replaces the seeds; `single` adds the single-field mutants of the claims."""
-    import time
 
     if judge is None:
         from lab.spec_oracle import judge
@@ -544,7 +543,6 @@ def hostile_campaign(folder: str | None = None) -> dict:
     line), the slowest verdict and the process's peak memory."""
     import resource
     import tempfile
-    import time
 
     from kernelbounds.checker import check_file
     from lab import hostile
@@ -630,7 +628,6 @@ def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``python -m lab.fuzz [TOTAL] [SEED] [--coordinated N] [--hostile]``:
     campaigns; exit 1 on any false accept, exit 4 or unexpected hostile verdict."""
-    import argparse
     import time
 
     ap = argparse.ArgumentParser(prog="python -m lab.fuzz", description=main.__doc__)

@@ -636,7 +636,7 @@ def job_literal_classes_m64_n3():
             for levels in combinations_with_replacement(range(p + 1), 2):
                 ls = (p, *levels)
                 w = [h[p - l] for l in ls]
-                worst = max(worst, abs(sum(wi * (l - Fraction(1, 2) + eps) for wi, l in zip(w, ls)) / sum(w) - min(ls)))
+                worst = max(worst, abs(sum(wi * (l - Fraction(1, 2) + eps) for wi, l in zip(w, ls, strict=True)) / sum(w) - min(ls)))
         return f"worst error {float(worst):.6f} over 47,905 classes"
 
     return run

@@ -139,9 +139,9 @@ def exact_output(kh, tokens: tuple[int, ...], i: int, nonzero: bool = False) -> 
     if den == 0 or (den < 0 and not nonzero):
         return den, None
     values = [kh.value(tokens[j], j) for j in attended]
-    mean = [sum((a * v[k] for a, v in zip(weights, values)), Fraction(0)) / den for k in range(len(values[0]))]
+    mean = [sum((a * v[k] for a, v in zip(weights, values, strict=True)), Fraction(0)) / den for k in range(len(values[0]))]
     w, b = kh.readout(q, i)
-    return den, Fraction(sum((x * y for x, y in zip(w, mean)), Fraction(0))) + b
+    return den, Fraction(sum((x * y for x, y in zip(w, mean, strict=True)), Fraction(0))) + b
 
 
 def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool, nonzero: bool = False) -> dict:
@@ -190,7 +190,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
         return key if first_key is None or key < first_key else first_key
 
     with bar(family.size, "evaluate", "input") as progress_bar:
-        for tokens, x in family.blocks(h.lookup):
+        for _tokens, x in family.blocks(h.lookup):
             seen[x.ravel()] = True
             for pos in family.positions():
                 i = pos - 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 
 from ..bits import comp, from_str, to_str
 from ..lowerbounds.amplification import chain_keys
@@ -204,7 +205,7 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int 
             if i == j:
                 continue
             chain = chain_keys(q, c_i, c_j, schedules[(q & c_j).bit_count()])
-            for a, b in zip(chain, chain[1:]):
+            for a, b in pairwise(chain):
                 looked += 1
                 if looked > max_links:
                     return out

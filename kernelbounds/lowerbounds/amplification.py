@@ -8,6 +8,7 @@ product over compositions of g into parts >= 2 (R_n(0) = 1, R_n(1) undefined).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import pairwise
 
 from ..bits import low_bits
 from .domination import factor
@@ -54,7 +55,7 @@ def chain_levels(parts: tuple[int, ...]) -> tuple[int, ...]:
 def chain_product(n: int, levels: tuple[int, ...]) -> int:
     """prod over links of (n-2)(d-1); every gap must be >= 2."""
     product = 1
-    for a, b in zip(levels, levels[1:]):
+    for a, b in pairwise(levels):
         if b - a < 2:
             raise ValueError(f"link {a} -> {b} has gap < 2")
         product *= factor(n, b - a)

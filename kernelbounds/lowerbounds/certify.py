@@ -9,11 +9,15 @@ module.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..bits import to_str
 from ..certificate import canonical_json, header
 from .rankbound import RankBound
 from .witness import linear_witness_count, witness_count, witness_family
+
+if TYPE_CHECKING:  # for annotations only: assemble imports this module
+    from .assemble import LinearLowerBound, LowerBound
 
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # THEORY §1, L8
 

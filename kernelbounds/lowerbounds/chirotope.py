@@ -94,7 +94,7 @@ class Encoding:
                 variables = [w for u, v, _ in factors for w in (u, v)]
                 for *_, values in sorted(bad):  # the spec's order: all +1 first, then by x1, x3, x5
                     # the clause "not this assignment": each literal false under it
-                    self._add(tuple(-w if x > 0 else w for w, x in zip(variables, values)))
+                    self._add(tuple(-w if x > 0 else w for w, x in zip(variables, values, strict=True)))
 
     def _cramer(self) -> None:
         """Per pattern and forced (r+1)-subset: the coefficients are not all of one sign."""

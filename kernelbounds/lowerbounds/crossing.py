@@ -127,7 +127,7 @@ class Crossing:
     def witness_inputs(self) -> tuple[tuple[int, ...], ...]:
         """Per pair and forced query: both uniform inputs and the mixed input(s) with the
         lower-level key once (every placement for position-dependent maps)."""
-        incidences = ((q, a, b) for (a, b), (pos, neg) in zip(self.pairs, self.sets) for q in sorted(pos + neg))
+        incidences = ((q, a, b) for (a, b), (pos, neg) in zip(self.pairs, self.sets, strict=True) for q in sorted(pos + neg))
         return forced_family(incidences, self.n, self.variant)
 
     @property

@@ -102,7 +102,7 @@ def positional_outputs(row: PositionalRow) -> tuple[Fraction | None, Fraction | 
         k = [row.ka[j] if w == "a" else row.kb[j] for j, w in enumerate(which)]
         f = [row.fa[j] if w == "a" else row.fb[j] for j, w in enumerate(which)]
         den = row.k0 + sum(k)
-        return None if den <= 0 else (row.k0 * row.fq + sum(x * v for x, v in zip(k, f))) / den
+        return None if den <= 0 else (row.k0 * row.fq + sum(x * v for x, v in zip(k, f, strict=True))) / den
 
     t = row.keys
     return y(["a"] * t), y(["b"] * t), [y(["a" if j == i else "b" for j in range(t)]) for i in range(t)]

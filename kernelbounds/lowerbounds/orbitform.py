@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class OrbitLowerBound(_PerEntry):
             for g in o.gaps:
                 levels = self.schedules[g]
                 interior.update(levels[1:-1])
-                prefix.update(zip(levels[:-2], levels[1:-1]))
+                prefix.update(pairwise(levels))
             total += o.size * (self.size + len(interior) + per_link * (len(prefix) + self.size - 1))
         return total
 
@@ -150,7 +151,7 @@ def orbit_rows(words: np.ndarray, perms, m: int, max_orbits: int | None = None) 
     found = orbits(words, perms)
     if max_orbits is not None and len(found.sizes) > max_orbits:
         return None
-    return tuple(Orbit(rep, size, row_histogram(rep, words, m)) for rep, size in zip(found.representatives, found.sizes))
+    return tuple(Orbit(rep, size, row_histogram(rep, words, m)) for rep, size in zip(found.representatives, found.sizes, strict=True))
 
 
 def assemble_orbits(words: np.ndarray, perms, n: int, variant: str, m: int, name: str, rows=None, **source) -> OrbitLowerBound | None:

@@ -37,7 +37,7 @@ class TensorKernel:
     def gram(self) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
         """G[a][b] = <f(a), g(b)>."""
         f, g = (self.f0, self.f1), (self.g0, self.g1)
-        return tuple(tuple(sum((u * v for u, v in zip(f[a], g[b])), Fraction(0)) for b in (0, 1)) for a in (0, 1))
+        return tuple(tuple(sum((u * v for u, v in zip(f[a], g[b], strict=True)), Fraction(0)) for b in (0, 1)) for a in (0, 1))
 
     @property
     def c(self) -> Fraction:
@@ -119,7 +119,7 @@ class Construction:
             def score_weight(q: int, i: int, z: int, j: int) -> Fraction:
                 qv = [sum(w_q[r][c] * ((q >> c) & 1) for c in range(m)) for r in range(m)]
                 zv = [sum(w_k[r][c] * ((z >> c) & 1) for c in range(m)) for r in range(m)]
-                return base ** sum(a * b for a, b in zip(qv, zv))
+                return base ** sum(a * b for a, b in zip(qv, zv, strict=True))
 
             return KernelHead(score_weight, value, readout)
         ker = self.kernel

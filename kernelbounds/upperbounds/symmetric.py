@@ -72,7 +72,7 @@ def from_cycles(m: int, cycles: list[tuple[int, ...]]) -> tuple[int, ...]:
     """The permutation of range(m) with the given cycles (c[0] -> c[1] -> ... -> c[0])."""
     pi = list(range(m))
     for c in cycles:
-        for a, b in zip(c, c[1:] + c[:1]):
+        for a, b in zip(c, c[1:] + c[:1], strict=True):
             pi[a] = b
     return tuple(pi)
 
@@ -239,10 +239,10 @@ def exact_worst(a: Ansatz, n: int, G: list[int], H: list[list[int]], Phi: dict[i
     Psi = a.features(G, H)
     worst, witness = Fraction(-1), None
     for q in a.reps:
-        W = [sum(x * y for x, y in zip(Phi[q], Psi[z])) for z in range(T)]
+        W = [sum(x * y for x, y in zip(Phi[q], Psi[z], strict=True)) for z in range(T)]
         if min(W) < 0:
             return None
-        U = [w * f for w, f in zip(W, Fnum[q])]
+        U = [w * f for w, f in zip(W, Fnum[q], strict=True)]
         W = [w * fden for w in W]
         levels = [(q & z).bit_count() for z in range(T)]
         for t in range(q.bit_count() + 1):
@@ -316,8 +316,8 @@ def write_data(found: Found, folder: Path = DATA_DIR) -> Path:
 def from_data(doc: dict) -> Found:
     """Inverse of to_data; the worst error is recomputed exactly (ValueError if >= 1/2)."""
     a = Ansatz(doc["m"], tuple(doc["pi"]), doc["t"])
-    Phi = dict(zip(a.reps, doc["phi"]))
-    Fnum = dict(zip(a.reps, doc["readout"]))
+    Phi = dict(zip(a.reps, doc["phi"], strict=True))
+    Fnum = dict(zip(a.reps, doc["readout"], strict=True))
     found = exact_worst(a, doc["n"], doc["g"], doc["h"], Phi, Fnum, doc["fden"])
     if found is None or found[0] >= HALF:
         raise ValueError("the stored head does not solve length n")

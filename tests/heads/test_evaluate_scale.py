@@ -91,7 +91,7 @@ def test_kernel_rank_by_gram_matrices_equals_the_full_matrix_rank(head):
     import flint
 
     tokens = list(range(8))
-    entry = lambda x, z: sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0))  # noqa: E731
+    entry = lambda x, z: sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z], strict=True)), Fraction(0))  # noqa: E731
     full = flint.fmpq_mat([[flint.fmpq(entry(x, z).numerator, entry(x, z).denominator) for z in tokens] for x in tokens]).rank()
     from kernelbounds.heads.evaluate import kernel_rank
 

@@ -73,7 +73,7 @@ def test_a_rank_3_head_solves_it_and_the_exact_evaluator_agrees():
     assert all(x >= 0 for v in list(pq.values()) + list(pk.values()) for x in v)
     # values v(z) = one-hot e_z, readout L_q(y) = sum_z F(q, z) y_z realise any F(q, z)
     head = KernelHead(
-        lambda q, i, z, j: sum(a * b for a, b in zip(pq[q], pk[z])),
+        lambda q, i, z, j: sum(a * b for a, b in zip(pq[q], pk[z], strict=True)),
         lambda z, j: tuple(Fraction(int(z == t)) for t in tokens),
         lambda q, i: (tuple(fv[(q, t)] for t in tokens), Fraction(0)),
     )

@@ -20,7 +20,7 @@ from kernelbounds.checker.rules.lowerbound import Family
 from kernelbounds.lowerbounds.codes import Code
 from kernelbounds.lowerbounds.codes.library import linear_candidates
 from kernelbounds.lowerbounds.codes.linear import reed_muller, shortened_on_flat
-from kernelbounds.lowerbounds.symmetry import affine_generators, apply, orbits, row_histogram
+from kernelbounds.lowerbounds.symmetry import apply, orbits, row_histogram
 
 VARIANTS = ["position-independent", "position-dependent", "causal"]
 
@@ -159,7 +159,7 @@ def test_an_orbit_split_or_merged_by_hand_is_rejected(rm5_doc):
     other = next(w for w in reed_muller(2, 5).words_of_weight(16) if assemble.to_str(w, 32) != big["representative"])
     code = reed_muller(2, 5)
     found = orbits(code.words_of_weight_array(16), code.automorphisms)
-    same_orbit = [int(x) for x, lab in zip(code.words_of_weight_array(16), found.labels) if lab == 2]
+    same_orbit = [int(x) for x, lab in zip(code.words_of_weight_array(16), found.labels, strict=True) if lab == 2]
     second = assemble.to_str(same_orbit[1], 32)
     split["claims"]["orbits"].append(dict(big, representative=second, size=1))
     v = verdict(split)

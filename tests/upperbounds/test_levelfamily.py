@@ -3,7 +3,7 @@
 import copy
 import json
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 from pathlib import Path
 
@@ -29,7 +29,7 @@ def forward_differences(values):
     out, row = [], list(values)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 

@@ -4,6 +4,7 @@ bound, and the `level-family-minimality` certificate."""
 
 import copy
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 import pytest
@@ -50,7 +51,7 @@ def test_every_class_row_is_the_average_of_extreme_rows(n, p, data):
     t = levels[0]
     x = p - t  # the largest x; the free keys sit at x_i = p - l_i
     free = [p - l for l in levels[1:]]
-    average = [Fraction(sum(col), n - 2) for col in zip(*(mn.class_row(*mn.extreme_class(n, x, u), k) for u in free))]
+    average = [Fraction(sum(col), n - 2) for col in zip(*(mn.class_row(*mn.extreme_class(n, x, u), k) for u in free), strict=True)]
     assert mn.class_row(p, tuple(levels), k) == average
 
 
@@ -133,7 +134,7 @@ def test_chain_bound_is_the_least_cost_valid_chain(reach, m):
     best = None
     for mask in range(2**m):  # every chain: 0 and a subset of 1..m
         chain = (0, *(j for j in range(1, m + 1) if mask >> (j - 1) & 1))
-        if all(b <= L(a) + 1 for a, b in zip(chain, chain[1:])) and L(chain[-1]) >= m:
+        if all(b <= L(a) + 1 for a, b in pairwise(chain)) and L(chain[-1]) >= m:
             cost = sum(comb(m, j) for j in chain)
             best = cost if best is None else min(best, cost)
     assert mn.chain_bound(reach, m)[0] == best

@@ -4,7 +4,7 @@ nonnegative chain, the prefix search, the stored answers and the checker's LF3x 
 import copy
 import json
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from math import comb
 from pathlib import Path
 
@@ -31,7 +31,7 @@ def literal_worst(g: dict, eps: Fraction, m: int, n: int):
         for levels in combinations_with_replacement(range(p + 1), n - 1):
             ls = (p, *levels)
             w = [h[p - l] for l in ls]
-            y = sum(wi * (l - HALF + eps) for wi, l in zip(w, ls)) / sum(w)
+            y = sum(wi * (l - HALF + eps) for wi, l in zip(w, ls, strict=True)) / sum(w)
             worst = max(worst, abs(y - min(ls)))
     return worst
 
@@ -47,7 +47,7 @@ def positive_kernels(draw, max_m=9, signed=True):
         g, row = {}, list(h)
         for j in range(m + 1):
             g[j] = Fraction(row[0])
-            row = [b - a for a, b in zip(row, row[1:])]
+            row = [b - a for a, b in pairwise(row)]
     else:
         g = {j: Fraction(draw(st.integers(1 if j == 0 else 0, 10**4))) for j in range(m + 1)}
     g = {j: v for j, v in g.items() if v != 0}
@@ -73,7 +73,7 @@ def test_extreme_classes_give_the_worst_error_of_every_class(case):
     ls = (p, *levels)
     h = [sum(v * comb(x, j) for j, v in g.items()) for x in range(m + 1)]
     w = [h[p - l] for l in ls]
-    assert abs(sum(wi * (l - HALF + eps) for wi, l in zip(w, ls)) / sum(w) - min(ls)) == worst
+    assert abs(sum(wi * (l - HALF + eps) for wi, l in zip(w, ls, strict=True)) / sum(w) - min(ls)) == worst
 
 
 @settings(max_examples=40, deadline=None)

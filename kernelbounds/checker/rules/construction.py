@@ -43,7 +43,7 @@ class TensorPower:
             if len(v) != self.d or self.d == 0:
                 raise Invalid(node[k].pointer, f"per-bit factors must share one dimension >= 1 (f0 has {self.d})")
         f, g = (vecs["f0"], vecs["f1"]), (vecs["g0"], vecs["g1"])
-        self.gram = [[sum((u * v for u, v in zip(f[a], g[b])), Fraction(0)) for b in (0, 1)] for a in (0, 1)]
+        self.gram = [[sum((u * v for u, v in zip(f[a], g[b], strict=True)), Fraction(0)) for b in (0, 1)] for a in (0, 1)]
         for a in (0, 1):
             for b in (0, 1):
                 if self.gram[a][b] < 0:
@@ -167,7 +167,7 @@ class LevelExpansion:
         """[a(q, z) * D]: by explicit features when m <= 6, else by sum_j g_j C(<q,z>, j)."""
         if self.subsets is not None:
             phi_q = [self.scaled[t.bit_count()] if t & ~q == 0 else 0 for t in self.subsets]
-            return [sum(a for a, t in zip(phi_q, self.subsets) if t & ~z == 0) for z in range(2**self.m)]
+            return [sum(a for a, t in zip(phi_q, self.subsets, strict=True) if t & ~z == 0) for z in range(2**self.m)]
         per_level = [sum(gj * comb(l, j) for j, gj in enumerate(self.scaled)) for l in range(self.m + 1)]
         return [per_level[(q & z).bit_count()] for z in range(2**self.m)]
 

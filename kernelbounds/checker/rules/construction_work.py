@@ -34,7 +34,7 @@ def _gram_height(kernel: dict, d: int) -> int | None:
         f0, f1, g0, g1 = ([Fraction(x) for x in v] for v in vecs)
     except ZeroDivisionError:
         return None
-    gram = [sum((a * b for a, b in zip(f, g)), Fraction(0)) for f in (f0, f1) for g in (g0, g1)]
+    gram = [sum((a * b for a, b in zip(f, g, strict=True)), Fraction(0)) for f in (f0, f1) for g in (g0, g1)]
     return max(x.numerator.bit_length() + x.denominator.bit_length() for x in gram) + 2, max(abs(gram[3].numerator).bit_length(), gram[3].denominator.bit_length())
 
 
@@ -79,7 +79,7 @@ class Plan:
             # g = (W_Q^T W_K)_11 exactly, from the first column: the powers b^(g l) are built only
             # after W_Q^T W_K = g I is verified (and malformed entries are rejected before that)
             col = [[small_int(sized(Node(r), 0), 0, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
-            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else 0
+            g = abs(sum(a * b for a, b in zip(*col, strict=True))) if len(col[0]) == len(col[1]) else 0
             if len(col[0]) == len(col[1]) and 3 * d * m * m <= 10**6 and not _is_scalar(rows, m):
                 g = 0  # not level-determined: rejected before any power is built
             read += 2 * d * m * 4 + 3 * d * m * m  # the entries and W_Q^T W_K
@@ -116,5 +116,6 @@ class Plan:
 def _is_scalar(rows: list[list], m: int) -> bool:
     """Whether W_Q^T W_K = g I (for sizing only: entries that are not integers count as 0)."""
     wq, wk = ([[small_int(x, 0, -(2**20), 2**20) for x in r] if isinstance(r, list) else [] for r in rs] for rs in rows)
-    s = [[sum(a[i] * b[j] for a, b in zip(wq, wk) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
+    # strict=False: sizing reads the document before it is validated (W_Q and W_K may differ in length)
+    s = [[sum(a[i] * b[j] for a, b in zip(wq, wk, strict=False) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
     return all(s[i][j] == (s[0][0] if i == j else 0) for i in range(m) for j in range(m))

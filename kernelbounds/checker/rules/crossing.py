@@ -125,7 +125,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
         raise Invalid(doc["cycles"].pointer, f"{len(cycles)} cycles listed; {k} pairs have 2^{k} = {2**k} direction choices, each needs one")
     longest = max(_check_walk(node, c, sets, m) for c, node in enumerate(cycles))
     expect_equal(claims["bound"], claims["bound"].int(0), BOUND, "the bound (single crossing refutes kernel rank <= 2)")
-    uniform = {(q, z) for (a, b), (pos, neg) in zip(pairs, sets) for q in pos | neg for z in (a, b)}
+    uniform = {(q, z) for (a, b), (pos, neg) in zip(pairs, sets, strict=True) for q in pos | neg for z in (a, b)}
     incidences = sum(len(pos) + len(neg) for pos, neg in sets)
     count = family_size(uniform, incidences, n, variant)
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")

@@ -71,7 +71,7 @@ def work(doc: Node, limits: Limits) -> int:
     h_e = sum(row_height([claims.get("worst_error")]))
     total = read_cost(head) + T * r * 3 * lin(h_psi)
     worst_u, f_bits = 0, []
-    for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(head.get("readout"), T))):
+    for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(head.get("readout"), T), strict=True)):
         h_phi = sum(row_height(phi_q))
         h_f = sum(row_height(f_q))
         h_w = h_phi + h_psi + _log2(r)  # before the row's readout scaling
@@ -105,13 +105,13 @@ def _integer_rows(phi, psi, F, pointer: str) -> list[tuple[list[int], list[int]]
         for k in range(r):
             if Phi[k]:
                 c, col = Phi[k], cols[k]
-                W = [a + c * b for a, b in zip(W, col)]
+                W = [a + c * b for a, b in zip(W, col, strict=True)]
         bad = next((z for z in range(T) if W[z] < 0), None)
         if bad is not None:
-            w = sum((a * b for a, b in zip(phi[q], psi[bad])), Fraction(0))
+            w = sum((a * b for a, b in zip(phi[q], psi[bad], strict=True)), Fraction(0))
             raise Invalid(f"{pointer}/{q}", f"<phi_Q({q}), psi_K({bad})> = {rat(w)} < 0: the kernel takes a negative value")
         Fq, d = scale_to_ints(F[q])
-        rows.append(([d * w for w in W], [w * f for w, f in zip(W, Fq)]))
+        rows.append(([d * w for w in W], [w * f for w, f in zip(W, Fq, strict=True)]))
     return rows
 
 
@@ -129,10 +129,10 @@ def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction
     for t in range(q.bit_count() + 1):
         if _least_over_inputs(W, q, t, levels, n - 2) <= 0:
             raise Invalid(pointer, f"some input with least level {t} has denominator <= 0")
-        low = [ed * u - (ed * t - en) * w for u, w in zip(U, W)]
+        low = [ed * u - (ed * t - en) * w for u, w in zip(U, W, strict=True)]
         if _least_over_inputs(low, q, t, levels, n - 2) < 0:
             raise Invalid(pointer, f"some input with least level {t} has y < t - {rat(e)}")
-        high = [(ed * t + en) * w - ed * u for u, w in zip(U, W)]
+        high = [(ed * t + en) * w - ed * u for u, w in zip(U, W, strict=True)]
         if _least_over_inputs(high, q, t, levels, n - 2) < 0:
             raise Invalid(pointer, f"some input with least level {t} has y > t + {rat(e)}")
 

@@ -23,7 +23,7 @@ d = l (subset basis) or d = p - l (complement basis); the readout is F = l - 1/2
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from math import comb, isqrt
 
 from ..common import Outcome, expect_equal, rat, require_version, row_height, scale_to_ints
@@ -47,7 +47,7 @@ def _differences(values: list[Fraction]) -> list[Fraction]:
     out, row = [], list(values)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
@@ -56,7 +56,7 @@ class Head:
 
     def __init__(self, doc: Node, limits: Limits):
         self.m = m = doc["m"].int(1, limit=limits.max_m)
-        self.n = n = doc["n"].int(2, limit=limits.max_n)
+        self.n = doc["n"].int(2, limit=limits.max_n)
         self.basis = doc["basis"].str(("subset", "complement"))
         self.gnode = doc["differences"]
         self.g = [x.rational() for x in self.gnode.list(m + 1, length=m + 1)]
@@ -106,8 +106,8 @@ class Head:
             sets = [t for t in range(2**m) if scaled[t.bit_count()] != 0]
             phi = [scaled[t.bit_count()] if t & ~q == 0 else 0 for t in sets]
             if self.basis == "subset":
-                return [sum(a for a, t in zip(phi, sets) if t & ~z == 0) for z in range(2**m)]
-            return [sum(a for a, t in zip(phi, sets) if t & z == 0) for z in range(2**m)]
+                return [sum(a for a, t in zip(phi, sets, strict=True) if t & ~z == 0) for z in range(2**m)]
+            return [sum(a for a, t in zip(phi, sets, strict=True) if t & z == 0) for z in range(2**m)]
         per = [sum(gj * comb(d, j) for j, gj in enumerate(scaled)) for d in range(m + 1)]
         p = q.bit_count()
         return [per[_dist(self.basis, p, (q & z).bit_count())] for z in range(2**m)]
@@ -128,7 +128,7 @@ class Head:
         for q in tokens:
             k = self.kernel_row(q)
             f, e = scale_to_ints(self.score_row(q))
-            kf = [a * b for a, b in zip(k, f)]
+            kf = [a * b for a, b in zip(k, f, strict=True)]
             lev = [(q & z).bit_count() for z in tokens]
             for others in combinations_with_replacement(tokens, self.n - 1):
                 den = k[q] + sum(k[z] for z in others)
@@ -222,11 +222,11 @@ def _check_refutation(head: Head, node: Node, nonneg: bool, bound: int, limits: 
     if not mults:
         raise Invalid(node["multipliers"].pointer, "no multipliers: Motzkin's alternative needs some y > 0")
     ys = [item["y"].rational() for item in mults]
-    for item, y in zip(mults, ys):
+    for item, y in zip(mults, ys, strict=True):
         if y <= 0:
             raise Invalid(item["y"].pointer, f"multiplier {rat(y)} is not > 0")
     scaled, common = scale_to_ints(ys)  # L y_i with one L > 0: signs and zeros of the sum unchanged, integer sums
-    for item, y in zip(mults, scaled):
+    for item, y in zip(mults, scaled, strict=True):
         for key, v in _row(head, item, support, nonneg).items():
             total[key] = total.get(key, 0) + y * v
     for key in sorted(total, key=str):

@@ -24,6 +24,7 @@ p <= m and t its least level, the strict row sum_(l in p, l_2..l_n) (l - t - 1) 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 from ..common import Outcome, digits_bits, expect_equal, rat, require_version
@@ -71,7 +72,7 @@ def _check_refutation(node: Node, n: int, k: int, reach: int, nonneg: bool, limi
         if y <= 0:
             raise Invalid(item["y"].pointer, f"multiplier {rat(y)} is not > 0")
         classes += is_class
-        total = [t + y * c for t, c in zip(total, row)]
+        total = [t + y * c for t, c in zip(total, row, strict=True)]
     if not classes:
         raise Invalid(node.pointer, "no class row has a multiplier: the weight rows -H(d) <= 0 alone are satisfiable (g = (1, 0, ...))")
     for j, v in enumerate(total):
@@ -93,7 +94,7 @@ def _check_witness(node: Node, n: int, k: int, reach: int, nonneg: bool) -> None
     for p in range(reach + 1):
         for u in range(p + 1):
             row = _class_row(p, [0] + [p - u] * (n - 2), k)
-            value = sum((c * gj for c, gj in zip(row, g)), Fraction(0))
+            value = sum((c * gj for c, gj in zip(row, g, strict=True)), Fraction(0))
             if value >= 0:
                 raise Invalid(node.pointer, f"the class (p = {p}; one key at x = {p}, {n - 2} at x = {u}) has row value {rat(value)} >= 0: the witness does not solve m = {reach}")
 
@@ -117,9 +118,9 @@ def _chain_dp(reach: list[int], m: int) -> int | None:
 def _check_chain(node: Node, reach: list[int], m: int, bound: int) -> None:
     items = node.list(m + 1)
     chain = [x.int(0, m) for x in items]
-    if not chain or chain[0] != 0 or any(b <= a for a, b in zip(chain, chain[1:])):
+    if not chain or chain[0] != 0 or any(b <= a for a, b in pairwise(chain)):
         raise Invalid(node.pointer, "a chain is a strictly increasing list starting at 0")
-    for i, (a, b) in enumerate(zip(chain, chain[1:])):
+    for i, (a, b) in enumerate(pairwise(chain)):
         if a < len(reach) and b > reach[a] + 1:
             raise Invalid(items[i + 1].pointer, f"j = {b} > L({a}) + 1 = {reach[a] + 1}")
     if chain[-1] < len(reach) and reach[chain[-1]] < m:

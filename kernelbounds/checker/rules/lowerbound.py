@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from itertools import pairwise
 
 from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized, small_int
@@ -56,7 +57,7 @@ class Family:
             if j != i:
                 chain = [c_i] + [low_bits(q, l) for l in self.schedules[gaps[j]][0][1:-1]] + [c_j]
                 keys.update(chain)
-                links.update(zip(chain, chain[1:]))
+                links.update(pairwise(chain))
         return q, keys, links
 
     def row_count(self, i: int, gaps: list[int]) -> int:
@@ -68,7 +69,7 @@ class Family:
         for g in set(gaps[j] for j in range(len(gaps)) if j != i):
             chain = [c_i] + [low_bits(q, l) for l in self.schedules[g][0][1:-1]]
             inter.update(chain[1:])
-            prefix.update(zip(chain, chain[1:]))
+            prefix.update(pairwise(chain))
             last[g] = chain[-1]
         where = {c: j for j, c in enumerate(self.words) if c in inter}
         repeated = sum(1 for c, j in where.items() if j != i and (last[gaps[j]], c) in prefix)

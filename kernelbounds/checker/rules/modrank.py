@@ -19,7 +19,6 @@ min(rows, cols) needs one prime.  ``work`` bounds the cost from the rows' bit si
 from __future__ import annotations
 
 from .rank import is_prime
-from ..limits import op
 
 TOP = 2**62  # primes below this fit FLINT's word-size modulus
 

@@ -227,7 +227,7 @@ def check_histogram(node: Node, hist: Counter) -> None:
     """The claimed [{gap, count}] list, increasing in gap, equals the derived histogram."""
     items = node.list(len(hist) + 64)
     seen = []
-    for e, item in enumerate(items):
+    for item in items:
         item.obj({"gap", "count"})
         g = item["gap"].int(0)
         if seen and g <= seen[-1]:
@@ -280,7 +280,7 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
         if g not in schedules:
             why = f"gap {g} < 2: no chain bounds M_ij" if g < 2 else f"no schedule for gap {g}"
             raise Invalid("/schedules", f"a pair of code words has gap {g}: {why}")
-    for s, item in enumerate(doc["schedules"].list(m + 1)):
+    for item in doc["schedules"].list(m + 1):
         if item["gap"].int() not in occurring:
             raise Invalid(item["gap"].pointer, f"a schedule for gap {item['gap'].int()}, which no pair of code words has")
     k = claims["k"].int(1, MAX_K)

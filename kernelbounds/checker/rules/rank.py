@@ -12,6 +12,7 @@ Checked facts (docs/certificate-format-v1.md, "rank"):
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from math import comb, lcm
 from operator import itemgetter
 
@@ -54,7 +55,7 @@ def differences(h: list[Fraction]) -> list[Fraction]:
     out, row = [], list(h)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
@@ -120,7 +121,7 @@ class FeatureKernel:
             for i, r in enumerate(rows):
                 if len(r) != self.dim:
                     raise Invalid(node[key][i].pointer, f"feature vectors must all have dimension {self.dim}")
-        values = {(x, z): sum((a * b for a, b in zip(fq[i], fk[j])), Fraction(0)) for i, x in enumerate(self.tokens) for j, z in enumerate(self.tokens)}
+        values = {(x, z): sum((a * b for a, b in zip(fq[i], fk[j], strict=True)), Fraction(0)) for i, x in enumerate(self.tokens) for j, z in enumerate(self.tokens)}
         d = lcm(*(v.denominator for v in values.values())) if values else 1
         self.table = {k: int(v * d) for k, v in values.items()}
         self.m = m

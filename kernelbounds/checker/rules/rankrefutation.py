@@ -91,7 +91,7 @@ def work(doc: Node, limits: Limits) -> int:
     if isinstance(proof, dict) and proof.get("format") == "lrat":
         replay = clausal.lrat_work(sizes, max(6, r + 1), words)
     else:
-        replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words)])
+        replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words, strict=True)])
     return cnf_work(k, r, pairs) + replay + pairs * k * (8 * m + family_work(n))
 
 
@@ -183,7 +183,7 @@ def _read(doc: Node, m: int, n: int, r: int):
         classes[s] = e
         patterns.append(s)
         incidences += count
-        uniform.update((q, z) for q, x in zip(queries, s) if x for z in (a, b))
+        uniform.update((q, z) for q, x in zip(queries, s, strict=True) if x for z in (a, b))
     return queries, patterns, incidences, uniform
 
 
