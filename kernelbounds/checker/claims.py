@@ -25,7 +25,7 @@ def lower(value: int, m: int, n: int, variant: str, kernels: tuple[str, ...] = (
     return {"side": "lower", "value": value, "m": m, "n": n, "variants": sorted(LOWER_HOLDS_FOR[variant]), "kernels": sorted(kernels)}
 
 
-def upper(value: int, m: int, n: int, nonnegative_features: bool, support: list[int] | None = None, **extra) -> dict:
+def upper(value: int, m: int, n: int, nonnegative_features: bool, support: list[int] | None = None, **extra: object) -> dict:
     """r*(m, n) <= value by a head that solves every position (every variant, every kernel class)."""
     return {"side": "upper", "value": value, "m": m, "n": n, "variants": list(EVERY_VARIANT), "kernels": list(EVERY_KERNEL),
             "nonnegative_features": nonnegative_features, "support": support} | extra

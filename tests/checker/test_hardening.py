@@ -14,7 +14,7 @@ import pytest
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes, check_file
-from kernelbounds.checker.rules import REGISTRY, missing_protocol
+from kernelbounds.checker.rules import REGISTRY
 from kernelbounds.checker.text import escape, show
 from lab import hostile
 
@@ -144,10 +144,6 @@ def test_a_closed_pipe_is_quiet_and_keeps_the_exit_code():
 
 
 # ------------------------------------------------------------ (5) the work estimate
-
-
-def test_every_rule_module_has_check_and_work():
-    assert not missing_protocol() and set(REGISTRY) >= {"construction", "lower-bound", "rank", "transcript"}
 
 
 @pytest.mark.parametrize("name,data,expected", list(hostile.work_bombs()), ids=lambda x: x if isinstance(x, str) else "")

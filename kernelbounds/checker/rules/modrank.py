@@ -70,8 +70,3 @@ def per_prime(row_bits: list[int], cols: int) -> int:
     bits each), the nmod_mat built from the list, FLINT's elimination (size^3 / 200)."""
     full = min(len(row_bits), cols)
     return sum(cols * (3 + b // 100) for b in row_bits) + len(row_bits) * cols // 4 + full**3 // 200 + 1000
-
-
-def primes_needed(row_bits: list[int], cols: int, rank: int) -> int:
-    """Primes ``exact_rank`` uses at most when the rank is ``rank`` < full."""
-    return _hadamard_bits(row_bits, cols, rank + 1) // 61 + 2
