@@ -787,7 +787,7 @@ def witness_count(orbits, N, words, schedules, variant, n, m) -> int:
     for _, size, hist in orbits:
         chains = [schedules[g][1] for g in hist]
         interior = {l for levels in chains for l in levels[1:-1]}
-        prefix = {pair for levels in chains for pair in pairwise(levels)}
+        prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1], strict=True)}
         total += size * (N + len(interior) + placements * (len(prefix) + N - 1))
     if total <= MAX_LITERAL_INPUTS and words is not None:
         ok(total == len(literal_family(words, schedules, variant, n, m)))
@@ -896,7 +896,7 @@ def direct_sum(doc) -> bool | None:
     for gaps, rows in states.items():  # DS5: the constant-weight row count of each row
         chains = [schedules[g][1] for g in gaps if g]
         interior = {l for levels in chains for l in levels[1:-1]}
-        prefix = {pair for levels in chains for pair in pairwise(levels)}
+        prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1], strict=True)}
         total += rows * (N + len(interior) + placements * (len(prefix) + N - 1))
     ok(is_int(claims["witness_inputs"]) and claims["witness_inputs"] == total)
     return True

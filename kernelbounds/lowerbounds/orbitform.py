@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 import numpy as np
 
@@ -74,7 +73,7 @@ class OrbitLowerBound(_PerEntry):
             for g in o.gaps:
                 levels = self.schedules[g]
                 interior.update(levels[1:-1])
-                prefix.update(pairwise(levels))
+                prefix.update(zip(levels[:-2], levels[1:-1], strict=True))  # the links before the last
             total += o.size * (self.size + len(interior) + per_link * (len(prefix) + self.size - 1))
         return total
 

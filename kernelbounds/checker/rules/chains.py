@@ -113,7 +113,7 @@ def constant_weight_row_count(n_words: int, row_gaps: Iterable[int], schedules: 
     for g in set(row_gaps):
         levels = schedules[g][0]
         interior.update(levels[1:-1])
-        prefix.update(pairwise(levels))
+        prefix.update(zip(levels[:-2], levels[1:-1], strict=True))  # the links before the last
     return n_words + len(interior) + per_link * (len(prefix) + n_words - 1)
 
 
