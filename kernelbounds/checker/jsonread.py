@@ -7,7 +7,6 @@ required); tokens are strings of m characters '0'/'1' (character i is bit i).
 
 from __future__ import annotations
 
-import builtins
 import json
 import re
 from collections.abc import Iterable, Set
@@ -18,6 +17,10 @@ from .text import show
 
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 MAX_DIGITS = 4000
+# the builtins under other names, for annotations inside Node (whose accessors int, str and
+# list shadow them there)
+Int = int
+List = list
 
 
 def _no_duplicates(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
@@ -46,7 +49,7 @@ class Node:
     """A JSON value together with its pointer.
 
     The accessors ``int``, ``bool``, ``str`` and ``list`` shadow the builtins inside the class
-    body, so the annotations after them name ``builtins.int`` etc."""
+    body, so the annotations after them name ``Int`` etc."""
 
     def __init__(self, value: object, pointer: str = "") -> None:
         self.value = value
@@ -109,7 +112,7 @@ class Node:
             raise self.fail(f"expected a rational 'p' or 'p/q' (q > 0), got {show(v[:40])}")
         return Fraction(v)
 
-    def list(self, max_len: builtins.int, length: builtins.int | None = None) -> builtins.list[Node]:
+    def list(self, max_len: Int, length: Int | None = None) -> List[Node]:
         v = self.value
         if not isinstance(v, list):
             raise self.fail(f"expected an array, got {type(v).__name__}")
@@ -119,7 +122,7 @@ class Node:
             raise LimitExceeded(self.pointer, f"array of {len(v)} items is over the limit {max_len}")
         return [Node(x, pointer_join(self.pointer, i)) for i, x in enumerate(v)]
 
-    def token(self, m: builtins.int) -> builtins.int:
+    def token(self, m: Int) -> Int:
         v = self.str()
         if len(v) != m or v.strip("01"):
             raise self.fail(f"expected a token: a string of {m} characters '0'/'1'")

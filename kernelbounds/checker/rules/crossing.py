@@ -60,7 +60,8 @@ def _read_pairs(doc: Node, m: int) -> list[tuple[int, int]]:
     nodes = doc["pairs"].list(MAX_SIGNS)
     if not nodes:
         raise Invalid(doc["pairs"].pointer, "a crossing certificate needs k >= 1 pairs")
-    pairs, seen = [], {}
+    pairs: list[tuple[int, int]] = []
+    seen: dict[tuple[int, int], int] = {}
     for e, node in enumerate(nodes):
         a, b = read_pair(node, m)
         if a == b:
@@ -85,7 +86,7 @@ def forced_sets(a: int, b: int, m: int, n: int) -> tuple[frozenset[int], frozens
     return frozenset(pos), frozenset(neg)
 
 
-def _check_walk(node: Node, c: int, sets, m: int) -> int:
+def _check_walk(node: Node, c: int, sets: list[tuple[frozenset[int], frozenset[int]]], m: int) -> int:
     """CR2 for choice c: every step of the closed walk is a precedence of its pair."""
     steps = node.obj({"steps"})["steps"].list(2**m * len(sets) + 1)
     if len(steps) < 2:

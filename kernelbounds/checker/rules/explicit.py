@@ -91,7 +91,7 @@ def _table(node: Node, rows: int, cols: int) -> list[list[Fraction]]:
     return [[x.rational() for x in row.list(cols, length=cols)] for row in node.list(rows, length=rows)]
 
 
-def _integer_rows(phi, psi, F, pointer: str) -> list[tuple[list[int], list[int]]]:
+def _integer_rows(phi: list[list[Fraction]], psi: list[list[Fraction]], F: list[list[Fraction]], pointer: str) -> list[tuple[list[int], list[int]]]:
     """E1, then per query q integers (W, U) with W = D_q w_q and U = D_q w_q F(q, .) for one
     D_q > 0: psi is scaled by one common denominator, phi and F row by row."""
     T = len(psi)
@@ -143,7 +143,7 @@ def _error(W: list[int], U: list[int], q: int, others: tuple[int, ...]) -> Fract
     return abs(Fraction(sum(U[z] for z in xs), sum(W[z] for z in xs)) - t)
 
 
-def _exhaustive_route(rows, m: int, n: int) -> Fraction:
+def _exhaustive_route(rows: list[tuple[list[int], list[int]]], m: int, n: int) -> Fraction:
     """E4: max |y - t| over every query and multiset of n-1 other tokens, literally
     (integers throughout: |y - t| = |sum U - t sum W| / sum W)."""
     best_num, best_den = 0, 1

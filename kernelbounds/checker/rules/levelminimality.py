@@ -23,6 +23,8 @@ p <= m and t its least level, the strict row sum_(l in p, l_2..l_n) (l - t - 1) 
 
 from __future__ import annotations
 
+from typing import Any
+
 from fractions import Fraction
 from itertools import pairwise
 from math import comb
@@ -109,9 +111,9 @@ def _chain_dp(reach: list[int], m: int) -> int | None:
 
     least: list[int | None] = [1] + [None] * m
     for j in range(1, m + 1):
-        costs = [least[i] for i in range(j) if least[i] is not None and j <= L(i) + 1]
+        costs = [c for i in range(j) if (c := least[i]) is not None and j <= L(i) + 1]
         least[j] = min(costs) + comb(m, j) if costs else None
-    ends = [least[j] for j in range(m + 1) if least[j] is not None and L(j) >= m]
+    ends = [c for j in range(m + 1) if (c := least[j]) is not None and L(j) >= m]
     return min(ends) if ends else None
 
 
@@ -160,13 +162,13 @@ def work(doc: Node, limits: Limits) -> int:
     multipliers' common denominator so far (``accumulation_units``); per witness
     (reach + 2)^2 sums of k + 1 terms over the witness's common denominator (MN2); the
     dynamic program max_m^3 integer steps."""
-    v = doc.value if isinstance(doc.value, dict) else {}
-    n = v.get("n") if isinstance(v.get("n"), int) and not isinstance(v.get("n"), bool) else 2
+    v: dict[str, Any] = doc.value if isinstance(doc.value, dict) else {}
+    n = v["n"] if isinstance(v.get("n"), int) and not isinstance(v.get("n"), bool) else 2
     n = max(2, min(n, limits.max_n))
-    claims = v.get("claims") if isinstance(v.get("claims"), dict) else {}
-    max_m = claims.get("max_m") if isinstance(claims.get("max_m"), int) and not isinstance(claims.get("max_m"), bool) else 1
+    claims: dict[str, Any] = v["claims"] if isinstance(v.get("claims"), dict) else {}
+    max_m = claims["max_m"] if isinstance(claims.get("max_m"), int) and not isinstance(claims.get("max_m"), bool) else 1
     max_m = max(1, min(max_m, MAX_M))
-    prefixes = v.get("prefixes") if isinstance(v.get("prefixes"), list) else []
+    prefixes: list[Any] = v["prefixes"] if isinstance(v.get("prefixes"), list) else []
     total = max_m**3 * op(64) + 1
     for k, entry in enumerate(prefixes):
         if not isinstance(entry, dict):
@@ -174,7 +176,7 @@ def work(doc: Node, limits: Limits) -> int:
         r = entry.get("reach")
         reach = min(r, MAX_M) if isinstance(r, int) and not isinstance(r, bool) and r >= 0 else MAX_M
         coef = reach + 2 + (n * (reach + 2)).bit_length()  # |row entries| <= n (reach + 2) 2^(reach + 1)
-        mults = entry.get("refutation") if isinstance(entry.get("refutation"), list) else []
+        mults: list[Any] = entry["refutation"] if isinstance(entry.get("refutation"), list) else []
         total += len(mults) * (k + 1) * n * (reach + 2) * op(reach)
         total += accumulation_units([x.get("y") if isinstance(x, dict) else None for x in mults], coef, k + 1)
         wit = entry.get("witness")

@@ -18,12 +18,14 @@ min(rows, cols) needs one prime.  ``work`` bounds the cost from the rows' bit si
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .rank import is_prime
 
 TOP = 2**62  # primes below this fit FLINT's word-size modulus
 
 
-def primes():
+def primes() -> Iterator[int]:
     """The primes below 2^62, in decreasing order (each proved prime)."""
     p = TOP - 1
     while True:
@@ -63,6 +65,7 @@ def exact_rank(rows: list[list[int]], max_primes: int | None = None) -> tuple[in
             return rho, used, first
         if max_primes is not None and used + (need - product_bits) // 61 + 1 > max_primes:
             return None, used, first
+    raise AssertionError("unreachable: primes() is infinite")
 
 
 def per_prime(row_bits: list[int], cols: int) -> int:

@@ -157,7 +157,7 @@ def _pattern(queries: list[int], a: int, b: int, n: int) -> tuple[int, ...]:
     return tuple(x * first for x in s)
 
 
-def _read(doc: Node, m: int, n: int, r: int):
+def _read(doc: Node, m: int, n: int, r: int) -> tuple[list[int], list[tuple[int, ...]], int, set[tuple[int, int]]]:
     qnodes = doc["queries"].list(MAX_QUERIES)
     queries = [x.token(m) for x in qnodes]
     if len(queries) < r:
@@ -165,11 +165,12 @@ def _read(doc: Node, m: int, n: int, r: int):
     for i in range(1, len(queries)):
         if queries[i] <= queries[i - 1]:
             raise Invalid(qnodes[i].pointer, "the queries must be distinct and listed in increasing order as integers (bit i = character i)")
-    patterns, classes = [], {}
+    patterns: list[tuple[int, ...]] = []
+    classes: dict[tuple[int, ...], int] = {}
     pnodes = doc["pairs"].list(10**6)
     if not pnodes:
         raise Invalid(doc["pairs"].pointer, "a rank refutation needs at least one key pair")
-    incidences, uniform = 0, set()
+    incidences, uniform = 0, set[tuple[int, int]]()
     for e, node in enumerate(pnodes):
         a, b = read_pair(node, m)
         if a == b:
