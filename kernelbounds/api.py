@@ -158,6 +158,7 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
 def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
     from .hub.answer import bounds
     from .lowerbounds import assemble
+    from .lowerbounds import certify as certify_module
 
     lb = assemble.smallest_witness(m, n, target_rank, variant)
     if lb is None:
@@ -171,7 +172,7 @@ def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
         refusal = listed_refusal(lb)  # before the family is built
         if refusal:
             raise ListedTooLarge(refusal)
-        return assemble.certificate(lb, listed=True)
+        return certify_module.certificate(lb, listed=True)
 
     return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
 

@@ -69,13 +69,14 @@ def witness_families(draw, m: int | None = None, n: int | None = None, variant: 
     """Lower-bound certificates (dicts) with listed witness inputs: a prefix of 2..max_words
     words of a candidate code at m (default 8, 10 or 12), length n (default 3..5)."""
     from .lowerbounds import assemble
+    from .lowerbounds import certify
 
     m = draw(st.sampled_from([8, 10, 12])) if m is None else m
     n = draw(st.integers(3, 5)) if n is None else n
     variant = draw(st.sampled_from(assemble.VARIANTS)) if variant is None else variant
     code = draw(st.sampled_from(_codes(m)))
     size = draw(st.integers(2, min(max_words, code.size)))
-    return assemble.certificate(assemble.assemble(code.prefix(size), n, variant), listed=True)
+    return certify.certificate(assemble.assemble(code.prefix(size), n, variant), listed=True)
 
 
 @st.composite

@@ -42,7 +42,8 @@ import numpy as np
 from lab import exact, models, training
 from kernelbounds.upperbounds.constructions import softmax as u3
 from kernelbounds.heads.evaluate import evaluate
-from kernelbounds.lowerbounds.assemble import smallest_witness, witness_family
+from kernelbounds.lowerbounds.assemble import smallest_witness
+from kernelbounds.lowerbounds.witness import witness_family
 
 HALF = Fraction(1, 2)
 CONTRADICTION = 5
@@ -156,7 +157,8 @@ def guard(name: str, head_json, rank: int, solves: bool, bound: int | None, keep
 
 def certified_family(m: int, n: int = 3):
     """(inputs, bound) of the best pairwise lower bound for m (THEORY §3 L4), or (None, None)."""
-    from kernelbounds.lowerbounds.assemble import LowerBound, best, witness_family
+    from kernelbounds.lowerbounds.assemble import LowerBound, best
+    from kernelbounds.lowerbounds.witness import witness_family
 
     lb = best(m, n)
     if not isinstance(lb, LowerBound):

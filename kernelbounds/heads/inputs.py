@@ -125,7 +125,7 @@ def _listed_blocks(inputs: tuple, index, size: int = 65536):
 
 def _chain_rows_python(lb):
     """(q, sorted keys, link starts, link ends) per row, from lowerbound.witness_rows."""
-    from ..lowerbounds.assemble import witness_rows
+    from ..lowerbounds.witness import witness_rows
 
     for q, keys, links in witness_rows(lb):
         links_sorted = sorted(links)
@@ -243,7 +243,8 @@ def _listed_family(raw, where: str, scored: str, certificate: dict | None, max_i
 
 
 def _certificate_family(doc: dict, max_inputs: int) -> Family:
-    from ..lowerbounds.assemble import VARIANTS, from_certificate, witness_count
+    from ..lowerbounds.assemble import VARIANTS, from_certificate
+    from ..lowerbounds.witness import witness_count
 
     m, n, variant = doc.get("m"), doc.get("n"), doc.get("variant")
     if not isinstance(m, int) or not isinstance(n, int) or isinstance(m, bool) or isinstance(n, bool) or not (1 <= m <= 4096 and 3 <= n <= 64):

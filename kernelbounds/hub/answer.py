@@ -326,9 +326,9 @@ def _committed_upper(claims, m: int, n: int) -> list[Side]:
 
 
 def _restricted_level_family(k: Known, m: int) -> dict:
-    from ..upperbounds import levelfamily
+    from ..upperbounds.levelfamily import verdicts as lf_verdicts
 
-    return levelfamily.restrict(_read(k), m)
+    return lf_verdicts.restrict(_read(k), m)
 
 
 def _computed_upper(m: int, n: int) -> list[Side]:

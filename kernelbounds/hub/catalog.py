@@ -12,6 +12,7 @@ import re
 
 from ..upperbounds import constructions, levelfamily
 from ..lowerbounds import assemble as lowerbound
+from ..lowerbounds import certify
 from .. import kernelrank as rank
 from ..lowerbounds import transcript
 
@@ -32,7 +33,7 @@ def _lower(m: int, n: int, variant: str = "position-independent") -> Entry:
 
 
 def _witness(m: int, n: int, target: int) -> Entry:
-    return Entry(f"witness-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target), listed=True))
+    return Entry(f"witness-m{m:02d}-n{n}-r{target}.json", lambda: certify.certificate(lowerbound.smallest_witness(m, n, target), listed=True))
 
 
 def _rank(name: str, m: int) -> Entry:
@@ -150,7 +151,7 @@ def _lower_kernel(m: int, n: int, kernel: str, variant: str = "position-independ
 
 
 def _witness_kernel(m: int, n: int, target: int, kernel: str) -> Entry:
-    return Entry(f"witness-{kernel}-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target, kernel=kernel), listed=True))
+    return Entry(f"witness-{kernel}-m{m:02d}-n{n}-r{target}.json", lambda: certify.certificate(lowerbound.smallest_witness(m, n, target, kernel=kernel), listed=True))
 
 
 def _signed() -> list[Entry]:

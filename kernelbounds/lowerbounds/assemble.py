@@ -13,17 +13,14 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .amplification import best_schedule, chain_levels
-from ..bits import to_str  # noqa: F401  (re-exported)
-from .certify import KERNELS, _PerEntry, _Ranked, certificate, check_kernel, kernel_fields, linear_certificate  # noqa: F401  (re-exported)
+from .certify import _PerEntry, _Ranked, certificate, check_kernel, linear_certificate
 from .codes import Code
 from .codes.library import candidates
 from .codes.linear import LinearCode
-from .orbitform import MAX_ORBITS, Orbit, OrbitLowerBound, assemble_linear_orbits, assemble_listed_orbits, assemble_orbits, orbit_rows  # noqa: F401  (re-exported)
+from .orbitform import assemble_linear_orbits, assemble_listed_orbits
 from .rankbound import RankBound, best_rank_bound
 from .symmetry import is_permutation
-from .witness import (  # noqa: F401  (re-exported)
-    linear_witness_count, mixed_inputs, placements, uniform_input, witness_count, witness_family, witness_rows,
-)
+from .witness import linear_witness_count, witness_count
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 

@@ -17,7 +17,8 @@ from functools import cached_property
 
 from ..bits import inner, to_str
 from ..certificate import header
-from .assemble import VARIANTS, mixed_inputs, placements, uniform_input
+from .assemble import VARIANTS
+from .witness import mixed_inputs, placements, uniform_input
 from .domination import factor
 
 RULE = "disjoint-pairs"

@@ -228,10 +228,10 @@ def _orthant_listed():
 
 
 def _small_orbit_form():
-    from kernelbounds.lowerbounds import assemble
+    from kernelbounds.lowerbounds import orbitform
     from kernelbounds.lowerbounds.codes.linear import reed_muller
 
-    return assemble.assemble_linear_orbits(reed_muller(1, 3), 4, 3).certificate()
+    return orbitform.assemble_linear_orbits(reed_muller(1, 3), 4, 3).certificate()
 
 
 def _field_docs():

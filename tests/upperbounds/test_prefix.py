@@ -188,13 +188,13 @@ def test_prefix_search_reaches_the_reference_at_m32():
 def test_prefix_search_and_chain_meet_the_proved_least_ranks_at_small_m(n):
     """levelfamily.least (every cheaper support refuted, exact multipliers on request)
     gives the least rank of the complement-basis affine families for m <= 8."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, search as lf_search
 
     for m in range(1, 9):
         for nonneg in (False, True):
-            least = lf.least(lf.LevelFamily("complement", "affine", nonneg), m, n)
+            least = lf_search.least(lf_families.LevelFamily("complement", "affine", nonneg), m, n)
             assert prefix.search(m, n, nonnegative=nonneg).rank == least.rank
-        assert chain.explicit(m, n).rank == lf.least(lf.LevelFamily("complement", "affine", True), m, n).rank
+        assert chain.explicit(m, n).rank == lf_search.least(lf_families.LevelFamily("complement", "affine", True), m, n).rank
 
 
 def test_prefix_search_is_deterministic_for_a_node_budget():
@@ -279,14 +279,14 @@ def test_restriction_of_a_scale_certificate_checks():
 def test_restriction_through_extreme_classes_is_the_enumerated_one(name, m):
     """levelfamily.restrict sends complement-basis affine files to extremeclasses.restrict; the
     document equals the one built by enumerating every class (levelfamily.certificate)."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, search as lf_search, verdicts as lf_verdicts
 
     doc = json.loads((ROOT / "certificates" / name).read_text())
     assert doc["basis"] == "complement" and doc["readout"]["type"] == "affine"
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
-    fam = lf.LevelFamily("complement", "affine", False)
-    enumerated = lf.certificate(lf.Found(fam, m, doc["n"], tuple(sorted(g)), g, Fraction(doc["readout"]["eps"]), None))
-    assert lf.restrict(doc, m) == enumerated
+    fam = lf_families.LevelFamily("complement", "affine", False)
+    enumerated = lf_verdicts.certificate(lf_search.Found(fam, m, doc["n"], tuple(sorted(g)), g, Fraction(doc["readout"]["eps"]), None))
+    assert lf_verdicts.restrict(doc, m) == enumerated
 
 
 def test_lf3x_is_not_used_outside_its_family():
