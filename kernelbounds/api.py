@@ -23,7 +23,7 @@ from . import arguments, bits
 from .hub.answer import StaleIndex as StaleIndex, TheoryContradicted as TheoryContradicted  # public names ("X as X": re-exported)
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
-from .heads.evaluate import Counterexample as Counterexample, Evaluation
+from .heads.results import Counterexample as Counterexample, Evaluation
 
 from . import _API
 

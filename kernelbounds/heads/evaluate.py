@@ -41,9 +41,9 @@ from math import lcm
 import numpy as np
 
 from ..bits import to_str
-from .floatpass import FLOAT_RANGE, U, HeadArrays, float_pass, gamma, head_arrays, negative_weights  # noqa: F401  (re-exported)
+from .floatpass import HeadArrays, float_pass, head_arrays, negative_weights
 from .inputs import Family
-from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations  # noqa: F401  (re-exported)
+from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations
 from .tables import HeadError, TableHead
 from ..model import min_ip_target
 

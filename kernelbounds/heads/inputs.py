@@ -169,7 +169,7 @@ def _chain_rows_numpy(lb):
 
 def _chain_blocks(lb, index):
     """One block per row i: the uniform inputs of its keys, then the mixed inputs of its
-    links, in the order of :func:`kernelbounds.lowerbounds.assemble.witness_family`."""
+    links, in the order of :func:`kernelbounds.lowerbounds.witness.witness_family`."""
     n, variant = lb.n, lb.variant
     rows = _chain_rows_numpy(lb) if lb.m <= 62 else _chain_rows_python(lb)
     for q, keys, starts, ends in rows:

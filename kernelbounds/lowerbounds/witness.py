@@ -15,7 +15,7 @@ import numpy as np
 
 from .amplification import chain_keys
 from ..bits import comp, low_bits
-from .codes import intersection_matrix
+from .codes.verify import intersection_matrix
 
 if TYPE_CHECKING:  # for annotations only: assemble imports this module
     from .assemble import LinearLowerBound, LowerBound

@@ -24,7 +24,7 @@ from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, exhaustive_inputs
-from .construction_work import EXHAUSTIVE_MAX_M, Plan  # noqa: F401  (EXHAUSTIVE_MAX_M re-exported)
+from .construction_work import Plan
 
 HALF = Fraction(1, 2)
 MAX_FEATURE_DIM = 1024
