@@ -19,6 +19,7 @@ from math import comb, lcm
 import flint
 import numpy as np
 
+from .errors import InvalidArgument
 from .bits import to_str
 from .certificate import header, rational
 
@@ -35,7 +36,7 @@ def forward_differences(h: Sequence[Fraction]) -> list[Fraction]:
 def formula_rank(h: Sequence[Fraction], m: int) -> int:
     """sum of C(m, j) over the j with (Delta^j h)(0) != 0 (h given on levels 0..m)."""
     if len(h) != m + 1:
-        raise ValueError(f"a level kernel on m = {m} bits needs h(0..{m}), got {len(h)} values")
+        raise InvalidArgument(f"a level kernel on m = {m} bits needs h(0..{m}), got {len(h)} values")
     return sum(comb(m, j) for j, g in enumerate(forward_differences(h)) if g != 0)
 
 
@@ -52,9 +53,9 @@ def named_kernel(name: str, m: int, n: int = 3, c: Fraction | None = None, h: Se
         return [Fraction(int(l == 0)) for l in range(m + 1)]
     if name == "level":
         if h is None:
-            raise ValueError("--kernel level needs --h")
+            raise InvalidArgument("--kernel level needs --h")
         return [Fraction(x) for x in h]
-    raise ValueError(f"unknown kernel {name!r}")
+    raise InvalidArgument(f"unknown kernel {name!r}")
 
 
 def level_matrix(m: int) -> np.ndarray:

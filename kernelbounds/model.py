@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
+from .errors import InvalidArgument
 from .bits import all_tokens, inner
 
 Number = Fraction | int
@@ -26,7 +27,7 @@ def min_ip_target(tokens: Sequence[int], i: int) -> int:
 
 def dot(u: Vector, v: Vector) -> Number:
     if len(u) != len(v):
-        raise ValueError(f"dimension mismatch: {len(u)} != {len(v)}")
+        raise InvalidArgument(f"dimension mismatch: {len(u)} != {len(v)}")
     return sum((a * b for a, b in zip(u, v, strict=True)), Fraction(0))
 
 

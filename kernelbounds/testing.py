@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from .errors import InvalidArgument
+
 
 try:
     from hypothesis import strategies as st
@@ -103,7 +105,7 @@ def certificates(draw, kind: str | None = None):
 
         q, s = draw(st.integers(1, 3)), draw(st.integers(1, 3))
         return transcript.certificate(q, s)
-    raise ValueError(f"unknown kind {kind!r}: one of {', '.join(CERTIFICATE_KINDS)}")
+    raise InvalidArgument(f"unknown kind {kind!r}: one of {', '.join(CERTIFICATE_KINDS)}")
 
 
 def assert_valid(certificate) -> None:

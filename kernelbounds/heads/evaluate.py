@@ -40,6 +40,7 @@ from math import lcm
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from ..bits import to_str
 from .floatpass import HeadArrays, float_pass, head_arrays, negative_weights
 from .inputs import Family
@@ -327,7 +328,7 @@ def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = Fal
         inputs = tuple(tuple(inp) for inp in family)
         name = "all" if scored is None else ("last" if scored == -1 or scored == len(inputs[0]) - 1 else "first")
         if scored not in (None, 0, -1, len(inputs[0]) - 1):
-            raise ValueError("scored must be 0 (first), -1 (last) or None (every position)")
+            raise InvalidArgument("scored must be 0 (first), -1 (last) or None (every position)")
         cert = {"variant": "causal"} if causal else None
         family = Family(head.m, len(inputs[0]), name, len(inputs), cert, _listed=inputs)
     return evaluate_family(head, family, exact=exact, denominators=denominators)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import KernelboundsError
 from ..bits import comp, from_str
 
 SCORED = ("first", "last", "all")
@@ -25,7 +26,7 @@ MAX_INPUTS = 10**9  # families larger than this are refused before any expansion
 ALL_MAX_M, ALL_MAX_N = 16, 64  # Family.all: the extreme-class route costs 4^m (m + 1), any n
 
 
-class FamilyError(ValueError):
+class FamilyError(KernelboundsError, ValueError):
     """A family file that cannot be used; the message names the field (a JSON pointer)."""
 
 

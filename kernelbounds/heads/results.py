@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
 
+from ..errors import InvalidArgument
 from ..bits import comp, from_str, to_str
 from ..lowerbounds.amplification import chain_keys
 from ..lowerbounds.domination import dominates, factor
@@ -157,7 +158,7 @@ class Evaluation:
         """The explicit-head certificate of a head that solves every input (``Family.all``;
         docs/certificate-format-v2.md, "explicit-head"); ValueError says why there is none."""
         if not callable(self._certificate):
-            raise ValueError(self._certificate or "this evaluation has no certificate")
+            raise InvalidArgument(self._certificate or "this evaluation has no certificate")
         return self._certificate()
 
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..errors import KernelboundsError
 from ..bits import from_str, to_str
 from ..certificate import rational
 from ..model import KernelHead, dot
@@ -20,7 +21,7 @@ from ..model import KernelHead, dot
 FORMAT = "kernelbounds-head"
 
 
-class HeadError(ValueError):
+class HeadError(KernelboundsError, ValueError):
     """A head file that cannot be read; the message names the field."""
 
 

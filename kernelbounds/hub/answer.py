@@ -40,6 +40,7 @@ from functools import lru_cache, partial
 from itertools import pairwise
 from math import comb
 
+from ..errors import InvalidArgument, KernelboundsError
 from . import index, stored
 from .index import FamilyMinimum, Known, StaleIndex
 
@@ -86,7 +87,7 @@ class Side:
         """A certificate that proves this side (at from_m when the closure is used; a
         restricted level-family certificate is rebuilt at m itself)."""
         if self._build is None:
-            raise ValueError(f"{self.method}: {self.detail or 'no certificate is needed or available'}")
+            raise InvalidArgument(f"{self.method}: {self.detail or 'no certificate is needed or available'}")
         return self._build()
 
 
@@ -123,7 +124,7 @@ class Answer:
 # ---------------------------------------------------------------- the claims
 
 
-class TheoryContradicted(Exception):
+class TheoryContradicted(KernelboundsError):
     """Two certified sides disagree (lower > upper, upper > upper_nonnegative or an upper
     side above 2^m): the message names both sides' certificates (CLI exit code 5)."""
 
@@ -406,16 +407,16 @@ def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | Non
 
 def _check(m: int, n: int, variant: str, kernel: str = "nonnegative") -> None:
     if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        raise InvalidArgument(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
     if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {', '.join(KERNELS)}, not {kernel!r}")
+        raise InvalidArgument(f"kernel must be one of {', '.join(KERNELS)}, not {kernel!r}")
     if kernel == "signed-any-denominator" and variant == "position-dependent":
-        raise ValueError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators "
+        raise InvalidArgument("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators "
                          "of either sign the placement sum is no longer a convex combination); use --kernel signed or another variant")
     if not (isinstance(m, int) and 1 <= m <= MAX_M):
-        raise ValueError(f"m must be an integer in 1..{MAX_M}, not {m!r}")
+        raise InvalidArgument(f"m must be an integer in 1..{MAX_M}, not {m!r}")
     if not (isinstance(n, int) and n >= 1):
-        raise ValueError(f"n must be a positive integer, not {n!r}")
+        raise InvalidArgument(f"n must be a positive integer, not {n!r}")
 
 
 def _where(side: Side) -> str:

@@ -10,6 +10,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 
+from ..errors import InvalidArgument
 from ..certificate import replacing
 
 
@@ -122,7 +123,7 @@ def plot_format(path: str) -> str:
 
     ext = os.path.splitext(path)[1].lower()
     if ext not in PLOT_FORMATS:
-        raise ValueError(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
+        raise InvalidArgument(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
     return PLOT_FORMATS[ext]
 
 
@@ -194,7 +195,7 @@ def m_list(text: str) -> list[int]:
         a, _, b = span.partition("..")
         lo, hi, by = int(a), int(b or a), int(step or 1)
         if not 1 <= lo <= hi or by < 1:
-            raise ValueError(f"bad m list {text!r}")
+            raise InvalidArgument(f"bad m list {text!r}")
         out.update(range(lo, hi + 1, by))
     return sorted(out)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from ..errors import InvalidArgument
 from ..bits import inner
 
 
@@ -51,7 +52,7 @@ class Encoding:
 
     def __init__(self, k: int, r: int, patterns):
         if not 2 <= r <= k:
-            raise ValueError(f"need 2 <= r <= number of queries, got r = {r}, k = {k}")
+            raise InvalidArgument(f"need 2 <= r <= number of queries, got r = {r}, k = {k}")
         self.k, self.r = k, r
         self.index = {t: i + 1 for i, t in enumerate(combinations(range(k), r))}
         self.patterns = list(dict.fromkeys(patterns))  # pair order, first occurrence

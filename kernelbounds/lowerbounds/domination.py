@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from ..errors import InvalidArgument
+
 
 HALF = Fraction(1, 2)
 
@@ -67,7 +69,7 @@ def tight_row(n: int, s: int, d: int, eps: Fraction) -> Row:
     with small u, v; K(a)/K(b) is set just above the value where y(S_M) reaches s + 1/2."""
     rho = factor(n, d)
     if rho < 1:
-        raise ValueError("tightness needs (n-2)(d-1) >= 1")
+        raise InvalidArgument("tightness needs (n-2)(d-1) >= 1")
     u = v = eps / (4 * (d + 1))
     fa, fb = s - HALF + u, s + d - HALF + v
     # y(S_M) = (ka fa + (n-2) kb fb) / (ka + (n-2) kb) < s + 1/2  <=>  ka / kb > (n-2)(fb - s - 1/2)/(s + 1/2 - fa)

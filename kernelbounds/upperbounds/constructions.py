@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 
+from ..errors import InvalidArgument, KernelboundsError
 from ..bits import popcount
 from ..certificate import header, rational
 from ..classes import LevelProfile, worst_error_by_classes
@@ -129,7 +130,7 @@ class Construction:
 def tensor_constant(n: int) -> Fraction:
     """c = 1/(2n-1) in (0, 1/(2(n-1))) for n >= 2 (THEORY U2)."""
     if n < 1:
-        raise ValueError("n must be >= 1")
+        raise InvalidArgument("n must be >= 1")
     return Fraction(1, 2 * n - 1)
 
 
@@ -151,7 +152,7 @@ def softmax(m: int, n: int) -> Construction:
 CONSTRUCTIONS = {"rank1": rank1, "tensor": tensor, "softmax": softmax}
 
 
-class ConstructionFails(ValueError):
+class ConstructionFails(KernelboundsError, ValueError):
     """The construction does not solve the requested length (no certificate is written)."""
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from ..errors import InvalidArgument
+
 
 HALF = Fraction(1, 2)
 
@@ -159,7 +161,7 @@ def certificate(head: ExplicitHead) -> dict:
     attaining it, the feature rank and the value dimension."""
     found = worst_error(head)
     if found is None or found[0] >= HALF:
-        raise ValueError("the head does not solve length n")  # searches only return verified heads
+        raise InvalidArgument("the head does not solve length n")  # searches only return verified heads
     return document(head, *found)
 
 

@@ -32,6 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from .generalheads import ExplicitHead, extreme_class_inputs, target, token_string, worst_error
 
 
@@ -252,7 +253,7 @@ def certificate(c: FarkasCertificate) -> dict:
 
     psi, u = combination(c.m, c.multipliers)
     if any(u.values()) or any(x > 0 for x in psi.values()):
-        raise ValueError("not a Farkas certificate")  # farkas() only returns verified ones
+        raise InvalidArgument("not a Farkas certificate")  # farkas() only returns verified ones
     doc = header("rank-one-infeasible", version=2)
     doc.update(
         m=c.m,

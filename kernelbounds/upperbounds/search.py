@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import comb
+from ..errors import KernelboundsError
+
 
 MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow
 
 
-class Refused(ValueError):
+class Refused(KernelboundsError, ValueError):
     """The request cannot be searched (one line: why, and what would work)."""
 
 

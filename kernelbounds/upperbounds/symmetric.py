@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from . import generalheads as gh
 
 HALF = Fraction(1, 2)
@@ -99,7 +100,7 @@ def cycle_type(parts: tuple[int, ...], m: int) -> tuple[int, ...]:
         cycles.append(tuple(range(start, start + length)))
         start += length
     if start > m:
-        raise ValueError("the cycles need more than m coordinates")
+        raise InvalidArgument("the cycles need more than m coordinates")
     return from_cycles(m, cycles)
 
 
@@ -111,14 +112,14 @@ def parse_cycles(text: str, m: int) -> tuple[int, ...]:
 
     body = text.replace(" ", ",")
     if not re.fullmatch(r"(\([0-9,]*\))+", body):
-        raise ValueError(f"expected cycles like (012)(345) or (0,1,2)(3,4,5), got {text!r}")
+        raise InvalidArgument(f"expected cycles like (012)(345) or (0,1,2)(3,4,5), got {text!r}")
     cycles = []
     for inner in re.findall(r"\(([0-9,]*)\)", body):
         parts = [x for x in inner.split(",") if x] if "," in inner else list(inner)
         cycles.append(tuple(int(x) for x in parts))
     seen = [x for c in cycles for x in c]
     if any(x >= m for x in seen) or len(seen) != len(set(seen)):
-        raise ValueError(f"the cycles {text!r} must use distinct coordinates 0..{m - 1}")
+        raise InvalidArgument(f"the cycles {text!r} must use distinct coordinates 0..{m - 1}")
     return from_cycles(m, [c for c in cycles if len(c) > 1])
 
 
@@ -320,7 +321,7 @@ def from_data(doc: dict) -> Found:
     Fnum = dict(zip(a.reps, doc["readout"], strict=True))
     found = exact_worst(a, doc["n"], doc["g"], doc["h"], Phi, Fnum, doc["fden"])
     if found is None or found[0] >= HALF:
-        raise ValueError("the stored head does not solve length n")
+        raise InvalidArgument("the stored head does not solve length n")
     return Found(a, doc["n"], doc["den"], doc["g"], doc["h"], Phi, doc["fden"], Fnum, *found)
 
 
