@@ -10,7 +10,8 @@ from pathlib import Path
 
 import re
 
-from ..upperbounds import constructions, levelfamily
+from ..upperbounds import constructions
+from ..upperbounds.levelfamily import verdicts as lf_verdicts
 from ..lowerbounds import assemble as lowerbound
 from ..lowerbounds import certify
 from .. import kernelrank as rank
@@ -42,7 +43,7 @@ def _rank(name: str, m: int) -> Entry:
 
 def _upper(m: int, n: int, nonnegative: bool) -> Entry:
     """The least rank over the U4 level families (any signs, or nonnegative features)."""
-    return Entry(levelfamily.filename(m, n, nonnegative), lambda: levelfamily.least_certificate(m, n, nonnegative))
+    return Entry(lf_verdicts.filename(m, n, nonnegative), lambda: lf_verdicts.least_certificate(m, n, nonnegative))
 
 
 def _minimality(n: int, nonnegative: bool) -> Entry:
@@ -60,7 +61,7 @@ def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
     (any g), replayed through the exact extreme-class check (upperbounds/replay.py)."""
     from ..upperbounds import replay
 
-    return Entry(levelfamily.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
+    return Entry(lf_verdicts.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
 
 
 def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
@@ -68,7 +69,7 @@ def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
     an LP prefix extended by the explicit rule (any g), replayed exactly (upperbounds/extension.py)."""
     from ..upperbounds import extension
 
-    return Entry(levelfamily.filename(m, n, nonnegative), lambda: extension.certificate(m, n, nonnegative))
+    return Entry(lf_verdicts.filename(m, n, nonnegative), lambda: extension.certificate(m, n, nonnegative))
 
 
 def _rank_one_head(m: int, n: int) -> Entry:
