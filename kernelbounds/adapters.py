@@ -67,9 +67,11 @@ produces are validated by ``Head.from_torch`` (:func:`kernelbounds.heads.tables.
 """
 
 from __future__ import annotations
+from .errors import KernelboundsError
 
 
-class AdapterError(ValueError):
+
+class AdapterError(KernelboundsError, ValueError):
     """A library module the adapter cannot turn into a per-token single head."""
 
 

@@ -19,11 +19,12 @@ from functools import lru_cache
 from fractions import Fraction
 from pathlib import Path
 
+from .errors import InvalidArgument
 from . import arguments, bits
-from .hub.answer import StaleIndex, TheoryContradicted
+from .hub.answer import StaleIndex as StaleIndex, TheoryContradicted as TheoryContradicted  # public names ("X as X": re-exported)
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
-from .heads.evaluate import Counterexample, Evaluation
+from .heads.results import Counterexample as Counterexample, Evaluation
 
 from . import _API
 
@@ -48,7 +49,7 @@ class Token:
 
 def _certificate_of(result) -> dict:
     if result._certificate is None:
-        raise ValueError("this result has no certificate")
+        raise InvalidArgument("this result has no certificate")
     return result._certificate()
 
 
@@ -158,6 +159,7 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
 def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
     from .hub.answer import bounds
     from .lowerbounds import assemble
+    from .lowerbounds import certify as certify_module
 
     lb = assemble.smallest_witness(m, n, target_rank, variant)
     if lb is None:
@@ -171,7 +173,7 @@ def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
         refusal = listed_refusal(lb)  # before the family is built
         if refusal:
             raise ListedTooLarge(refusal)
-        return assemble.certificate(lb, listed=True)
+        return certify_module.certificate(lb, listed=True)
 
     return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
 
@@ -221,7 +223,7 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
 
     certificates = arguments.bound_args(m, n, "position-independent", "nonnegative", certificates, arguments.UPPER_M)
     if not isinstance(nonnegative, bool):
-        raise ValueError(f"nonnegative must be True or False, not {type(nonnegative).__name__}")
+        raise InvalidArgument(f"nonnegative must be True or False, not {type(nonnegative).__name__}")
     a = bounds(m, n, certificates=certificates)
     s = a.upper_nonnegative if nonnegative else a.upper
     return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s.least_of_family, s)
@@ -258,7 +260,7 @@ def construct(kind: str, m: int, n: int) -> Construction:
     from .upperbounds import constructions
 
     if kind not in constructions.CONSTRUCTIONS:
-        raise ValueError(f"unknown construction {kind!r}: one of {', '.join(constructions.CONSTRUCTIONS)}")
+        raise InvalidArgument(f"unknown construction {kind!r}: one of {', '.join(constructions.CONSTRUCTIONS)}")
     doc = constructions.certificate(constructions.CONSTRUCTIONS[kind](m, n))
     claims = doc["claims"]
     return Construction(kind, m, n, Fraction(claims["worst_error"]), claims.get("feature_rank"), claims["kernel_rank"], lambda: doc)
@@ -395,7 +397,7 @@ def rank(kernel: str | None = None, m: int | None = None, *, n: int = 3, c=None,
         exact = rk.flint_rank(rows)
         return Rank("head", head.m, exact, None, exact, None, head.rank, len(tokens), lambda: rk.head_certificate(head))
     if kernel is None or m is None:
-        raise ValueError("give kernel and m, or head=")
+        raise InvalidArgument("give kernel and m, or head=")
     hv = rk.named_kernel(kernel, m, n=n, c=None if c is None else Fraction(c), h=None if h is None else [Fraction(x) for x in h])
     formula = rk.formula_rank(hv, m)
     exact = rk.flint_rank(rk.kernel_rows(hv, m)) if m <= max_matrix_m else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 
+from .errors import InvalidArgument
 from .checker.text import escape
 
 ASCII_INTEGER = re.compile(r"-?[0-9]+")  # what the command line reads as an integer: no '_', '+', spaces or non-ASCII digits
@@ -42,13 +43,13 @@ def _shown(value: object) -> str:
 def whole(name: str, value: object, lo: int, hi: int) -> int:
     """value if it is an int (not a bool) in lo..hi, else ValueError naming the argument."""
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be an integer in {lo}..{hi}, not {_shown(value)}")
+        raise InvalidArgument(f"{name} must be an integer in {lo}..{hi}, not {_shown(value)}")
     return value
 
 
 def choice(name: str, value: object, options: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name} must be one of {', '.join(options)}, not {_shown(value)}")
+        raise InvalidArgument(f"{name} must be one of {', '.join(options)}, not {_shown(value)}")
     return value
 
 
@@ -59,7 +60,7 @@ def folder(value: object) -> str | None:
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
     if not isinstance(value, str):
-        raise ValueError(f"certificates must be a folder name (str or os.PathLike) or None, not {_shown(value)}")
+        raise InvalidArgument(f"certificates must be a folder name (str or os.PathLike) or None, not {_shown(value)}")
     return value
 
 

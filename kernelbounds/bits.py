@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from .errors import InvalidArgument
+
 
 
 def popcount(x: int) -> int:
@@ -36,7 +38,7 @@ def low_bits(q: int, level: int) -> int:
     for _ in range(level):
         low = q & -q
         if low == 0:
-            raise ValueError("level exceeds |q|")
+            raise InvalidArgument("level exceeds |q|")
         out |= low
         q ^= low
     return out
@@ -50,12 +52,12 @@ def tokens_of_weight(m: int, w: int) -> Iterator[int]:
 def to_str(x: int, m: int) -> str:
     """Certificate form: character i is bit i."""
     if x < 0 or x >> m:
-        raise ValueError(f"token {x} does not fit in {m} bits")
+        raise InvalidArgument(f"token {x} does not fit in {m} bits")
     return "".join("1" if (x >> i) & 1 else "0" for i in range(m))
 
 
 def from_str(s: str) -> int:
     """Inverse of :func:`to_str`."""
     if not s or any(ch not in "01" for ch in s):
-        raise ValueError(f"not a bit string: {s!r}")
+        raise InvalidArgument(f"not a bit string: {s!r}")
     return sum(1 << i for i, ch in enumerate(s) if ch == "1")

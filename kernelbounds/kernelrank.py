@@ -9,6 +9,7 @@ the columns [T within z] are independent (a triangular system), so equality hold
 
 from __future__ import annotations
 
+from itertools import pairwise
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from math import comb, lcm
 import flint
 import numpy as np
 
+from .errors import InvalidArgument
 from .bits import to_str
 from .certificate import header, rational
 
@@ -27,14 +29,14 @@ def forward_differences(h: Sequence[Fraction]) -> list[Fraction]:
     out = []
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
 def formula_rank(h: Sequence[Fraction], m: int) -> int:
     """sum of C(m, j) over the j with (Delta^j h)(0) != 0 (h given on levels 0..m)."""
     if len(h) != m + 1:
-        raise ValueError(f"a level kernel on m = {m} bits needs h(0..{m}), got {len(h)} values")
+        raise InvalidArgument(f"a level kernel on m = {m} bits needs h(0..{m}), got {len(h)} values")
     return sum(comb(m, j) for j, g in enumerate(forward_differences(h)) if g != 0)
 
 
@@ -51,9 +53,9 @@ def named_kernel(name: str, m: int, n: int = 3, c: Fraction | None = None, h: Se
         return [Fraction(int(l == 0)) for l in range(m + 1)]
     if name == "level":
         if h is None:
-            raise ValueError("--kernel level needs --h")
+            raise InvalidArgument("--kernel level needs --h")
         return [Fraction(x) for x in h]
-    raise ValueError(f"unknown kernel {name!r}")
+    raise InvalidArgument(f"unknown kernel {name!r}")
 
 
 def level_matrix(m: int) -> np.ndarray:
@@ -159,7 +161,7 @@ def certificate(h: Sequence[Fraction], m: int, name: str = "level") -> dict:
 def head_rows(head) -> tuple[list[int], list[list[int]]]:
     """(tokens, integer-scaled matrix [a(x, z)]) over the tokens of a table head."""
     tokens = sorted(head.phi_q)
-    rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z])), Fraction(0)) for z in tokens] for x in tokens]
+    rows = [[sum((a * b for a, b in zip(head.phi_q[x], head.phi_k[z], strict=True)), Fraction(0)) for z in tokens] for x in tokens]
     d = lcm(*(v.denominator for r in rows for v in r)) if rows else 1
     return tokens, [[int(v * d) for v in r] for r in rows]
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
+from .errors import InvalidArgument
 from .bits import all_tokens, inner
 
 Number = Fraction | int
@@ -26,8 +27,8 @@ def min_ip_target(tokens: Sequence[int], i: int) -> int:
 
 def dot(u: Vector, v: Vector) -> Number:
     if len(u) != len(v):
-        raise ValueError(f"dimension mismatch: {len(u)} != {len(v)}")
-    return sum((a * b for a, b in zip(u, v)), Fraction(0))
+        raise InvalidArgument(f"dimension mismatch: {len(u)} != {len(v)}")
+    return sum((a * b for a, b in zip(u, v, strict=True)), Fraction(0))
 
 
 KernelFn = Callable[[int, int, int, int], Number]
@@ -60,7 +61,7 @@ class KernelHead:
             return None
         values = [self.value(tokens[j], j) for j in attended]
         dim = len(values[0])
-        mean = [sum((a * v[k] for a, v in zip(weights, values)), Fraction(0)) / den for k in range(dim)]
+        mean = [sum((a * v[k] for a, v in zip(weights, values, strict=True)), Fraction(0)) / den for k in range(dim)]
         w, b = self.readout(q, i)
         return Fraction(dot(w, mean)) + b
 

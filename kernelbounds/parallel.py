@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
+from .errors import InvalidArgument, KernelboundsError
+
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -57,7 +59,7 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-class SchedulerError(RuntimeError):
+class SchedulerError(KernelboundsError, RuntimeError):
     """The Dask executor cannot be used: the extra is not installed, or the scheduler does
     not answer.  The message says which, in one line, for the CLI."""
 
@@ -75,7 +77,7 @@ def pmap(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None, *, e
     (default: all cores), the caller's `executor`, or a Dask `scheduler` (see the module)."""
     items = list(items)
     if executor is not None and scheduler is not None:
-        raise ValueError("give an executor or a scheduler address, not both")
+        raise InvalidArgument("give an executor or a scheduler address, not both")
     if executor is not None:
         return run_on(executor, fn, items)
     if scheduler is not None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from .errors import InvalidArgument
+
 
 try:
     from hypothesis import strategies as st
@@ -69,13 +71,14 @@ def witness_families(draw, m: int | None = None, n: int | None = None, variant: 
     """Lower-bound certificates (dicts) with listed witness inputs: a prefix of 2..max_words
     words of a candidate code at m (default 8, 10 or 12), length n (default 3..5)."""
     from .lowerbounds import assemble
+    from .lowerbounds import certify
 
     m = draw(st.sampled_from([8, 10, 12])) if m is None else m
     n = draw(st.integers(3, 5)) if n is None else n
     variant = draw(st.sampled_from(assemble.VARIANTS)) if variant is None else variant
     code = draw(st.sampled_from(_codes(m)))
     size = draw(st.integers(2, min(max_words, code.size)))
-    return assemble.certificate(assemble.assemble(code.prefix(size), n, variant), listed=True)
+    return certify.certificate(assemble.assemble(code.prefix(size), n, variant), listed=True)
 
 
 @st.composite
@@ -102,7 +105,7 @@ def certificates(draw, kind: str | None = None):
 
         q, s = draw(st.integers(1, 3)), draw(st.integers(1, 3))
         return transcript.certificate(q, s)
-    raise ValueError(f"unknown kind {kind!r}: one of {', '.join(CERTIFICATE_KINDS)}")
+    raise InvalidArgument(f"unknown kind {kind!r}: one of {', '.join(CERTIFICATE_KINDS)}")
 
 
 def assert_valid(certificate) -> None:

@@ -49,7 +49,7 @@ def fixed(a: np.ndarray) -> tuple[list, int]:
     e = ex.astype(np.int64) - 53
     nz = mi != 0
     E = int(-e[nz].min()) if nz.any() else 0
-    flat = [(k << (s + E)) if k else 0 for k, s in zip(mi.ravel().tolist(), e.ravel().tolist())]
+    flat = [(k << (s + E)) if k else 0 for k, s in zip(mi.ravel().tolist(), e.ravel().tolist(), strict=True)]
     out = np.empty(len(flat), dtype=object)
     out[:] = flat
     return out.reshape(a.shape), E
@@ -87,7 +87,7 @@ class _Readout:
         self.su, self.so = self.S - eu - ev, self.S - eo
 
     def __call__(self, i: int, j: int) -> int:
-        return (sum(a * b for a, b in zip(self.u[i], self.v[j])) << self.su) + (self.o[i] << self.so)
+        return (sum(a * b for a, b in zip(self.u[i], self.v[j], strict=True)) << self.su) + (self.o[i] << self.so)
 
 
 def _levels(seq, i):
@@ -126,7 +126,7 @@ def evaluate_kernel(model: Model, sequences: list[tuple[int, ...]], scored: str 
             zj = index[z]
             key = (qi, zj)
             if key not in kcache:
-                kcache[key] = sum(a * b for a, b in zip(A[qi], B[zj]))
+                kcache[key] = sum(a * b for a, b in zip(A[qi], B[zj], strict=True))
                 fcache[key] = F(qi, zj)
             w = kcache[key]
             den += w
@@ -214,11 +214,11 @@ def _evaluate_softmax(model: Model, sequences, scored: str) -> ExactResult:
         seq = sequences[k]
         qi = index[seq[i]]
         t = _levels(seq, i)
-        s = [int(tau[0]) * sum(a * b for a, b in zip(aq[qi], bk[index[z]])) for z in seq]
+        s = [int(tau[0]) * sum(a * b for a, b in zip(aq[qi], bk[index[z]], strict=True)) for z in seq]
         top = max(s)
         ws = [(flint.arb(v - top) * scale).exp() for v in s]
         fs = [flint.arb(F(qi, index[z])) * fscale for z in seq]
-        y = sum((w * f for w, f in zip(ws, fs)), flint.arb(0)) / sum(ws, flint.arb(0))
+        y = sum((w * f for w, f in zip(ws, fs, strict=True)), flint.arb(0)) / sum(ws, flint.arb(0))
         err = abs(y - t)
         ok = bool(err < half)
         rows.append((k, ok, err))

@@ -27,6 +27,7 @@ python -m lab.experiments --quick (smoke test, writes nothing unless --out).
 from __future__ import annotations
 
 import argparse
+from itertools import pairwise
 import json
 import os
 import random
@@ -41,7 +42,8 @@ import numpy as np
 from lab import exact, models, training
 from kernelbounds.upperbounds.constructions import softmax as u3
 from kernelbounds.heads.evaluate import evaluate
-from kernelbounds.lowerbounds.assemble import smallest_witness, witness_family
+from kernelbounds.lowerbounds.assemble import smallest_witness
+from kernelbounds.lowerbounds.witness import witness_family
 
 HALF = Fraction(1, 2)
 CONTRADICTION = 5
@@ -155,7 +157,8 @@ def guard(name: str, head_json, rank: int, solves: bool, bound: int | None, keep
 
 def certified_family(m: int, n: int = 3):
     """(inputs, bound) of the best pairwise lower bound for m (THEORY §3 L4), or (None, None)."""
-    from kernelbounds.lowerbounds.assemble import LowerBound, best, witness_family
+    from kernelbounds.lowerbounds.assemble import LowerBound, best
+    from kernelbounds.lowerbounds.witness import witness_family
 
     lb = best(m, n)
     if not isinstance(lb, LowerBound):
@@ -539,7 +542,7 @@ def medians(results: list[Result], setting: str, model_prefix: str = "kernel (ex
 def transition(med: dict[int, float]) -> dict:
     """The rank of the largest jump in median accuracy, and the least r reaching 0.9 / 1.0."""
     rs = sorted(med)
-    jumps = [(med[b] - med[a], b) for a, b in zip(rs, rs[1:])]
+    jumps = [(med[b] - med[a], b) for a, b in pairwise(rs)]
     jump = max(jumps) if jumps else (0.0, None)
     first = lambda level: next((r for r in rs if med[r] >= level), None)  # noqa: E731
     return {"largest_jump_at": jump[1], "jump": round(jump[0], 4), "first_r_median_acc_0.9": first(0.9), "first_r_exact": first(1.0)}

@@ -110,7 +110,7 @@ def structured_section(results, summ, plan) -> list[str]:
         out.append(f"- tokens shared by the train and test families: {s['shared_tokens']} (code words are disjoint; a few chain intermediates coincide)")
         out.append("- median test exact-sequence accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in s["median_accuracy_by_r"].items()))
         out.append(f"- transition: largest jump of the median at r = {tr['largest_jump_at']} (+{tr['jump']:.3f}); least r with median >= 0.9: {tr['first_r_median_acc_0.9']}; least r with median = 1: {tr['first_r_exact']}")
-        out.append(f"- in distribution (first 1024 train inputs, exact): median accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in s["median_in_distribution_accuracy_by_r"].items())
+        out.append("- in distribution (first 1024 train inputs, exact): median accuracy by r: " + ", ".join(f"r={r}: {v:.3f}" for r, v in s["median_in_distribution_accuracy_by_r"].items())
                    + f"; least r with median >= 0.9: {itr['first_r_median_acc_0.9']}; with median = 1: {itr['first_r_exact']}")
         out += _softmax_lines(results, cs.name, "test ")
         out.append("")
@@ -369,13 +369,13 @@ def plot(results, summ, plan, path, data=None) -> None:
     ms = [s.m for s in plan.sizes]
     get = lambda key: [summ[s.name]["transition"][key] for s in plan.sizes]  # noqa: E731
     for key, marker, label in (("largest_jump_at", "o", "largest accuracy jump"), ("first_r_median_acc_0.9", "s", "least r with median acc >= 0.9")):
-        pts = [(m, v) for m, v in zip(ms, get(key)) if v is not None]
+        pts = [(m, v) for m, v in zip(ms, get(key), strict=True) if v is not None]
         if pts:
-            ax.plot(*zip(*pts), marker=marker, label=f"test: {label}")
+            ax.plot(*zip(*pts, strict=True), marker=marker, label=f"test: {label}")
     pts = [(s.m, summ[s.name]["in_distribution_transition"]["first_r_median_acc_0.9"]) for s in plan.sizes]
     pts = [(m, v) for m, v in pts if v is not None]
     if pts:
-        ax.plot(*zip(*pts), marker="D", linestyle=":", label="in distribution: least r with median acc >= 0.9")
+        ax.plot(*zip(*pts, strict=True), marker="D", linestyle=":", label="in distribution: least r with median acc >= 0.9")
     ax.plot(ms, [summ[s.name]["certified_lower_bound"] for s in plan.sizes], "v-", color="tab:red", label="certified lower bound best(m, 3)")
     ax.plot(ms, [summ[s.name]["upper_bound"] for s in plan.sizes], "^-", color="tab:purple", label="level-family upper bound")
     ax.axhline(max(plan.ranks), color="gray", linewidth=0.8, linestyle="--", label="largest r trained")
@@ -400,7 +400,7 @@ def _structured_panel(ax, results, summ, plan, plt) -> None:
 
 def _accuracy_panel(ax, results, summ, labels, colors, title: str) -> None:
     """Test accuracy against r per setting (median line), the main softmax (dashed) and the certified bound (dotted)."""
-    for (name, label), color in zip(labels, colors):
+    for (name, label), color in zip(labels, colors, strict=True):
         rows = _rows(results, name, "kernel (exp")
         rs = sorted({x.r for x in rows})
         ax.scatter([x.r for x in rows], [x.accuracy for x in rows], color=color, alpha=0.4, s=10)

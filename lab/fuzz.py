@@ -26,6 +26,8 @@ from math import lcm
 from lab import REPO
 from kernelbounds.upperbounds import constructions
 from kernelbounds.lowerbounds import assemble
+from kernelbounds.lowerbounds import certify
+from kernelbounds.lowerbounds import orbitform
 from kernelbounds import kernelrank as rank
 from kernelbounds.lowerbounds import transcript
 from kernelbounds.bits import from_str
@@ -131,7 +133,7 @@ def _level_family(doc) -> bool | None:
     its kernel, and the generator's exact Motzkin rows for a minimality block."""
     from math import comb, lcm
 
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, supports as lf_supports, verdicts as lf_verdicts
     from kernelbounds.model import exhaustive_worst_error
     from kernelbounds.kernelrank import flint_rank
 
@@ -139,7 +141,7 @@ def _level_family(doc) -> bool | None:
     if not (isinstance(m, int) and isinstance(n, int) and 1 <= m <= 4 and 2 <= n <= 4):
         return None
     g = [Fraction(x) for x in doc["differences"]]
-    head, features, dv = lf.explicit_head(doc)
+    head, features, dv = lf_verdicts.explicit_head(doc)
     table = [[head.weight(x, 0, z, 1) for z in range(2**m)] for x in range(2**m)]
     if any(v <= 0 for row in table for v in row):
         return False
@@ -160,13 +162,13 @@ def _level_family(doc) -> bool | None:
     if not facts or "minimality" not in doc:
         return bool(facts)
     nonneg = doc["minimality"]["signs"] == "nonnegative"
-    fam = lf.LevelFamily(doc["basis"], doc["readout"]["type"], nonneg)
+    fam = lf_families.LevelFamily(doc["basis"], doc["readout"]["type"], nonneg)
     listed = [tuple(r["support"]) for r in doc["minimality"]["refuted"]]
     if nonneg and not claims["nonnegative_features"]:
         return False
-    if any(not any(set(s) <= set(r) for r in listed) for s in lf.maximal_below(m, rank)):
+    if any(not any(set(s) <= set(r) for r in listed) for s in lf_supports.maximal_below(m, rank)):
         return False
-    return all(lf.refute(fam, s, m, n) is not None for s in listed) and all(lf.cost(s, m) < rank for s in listed)
+    return all(lf_supports.refute(fam, s, m, n) is not None for s in listed) and all(lf_families.cost(s, m) < rank for s in listed)
 
 
 def _construction(doc) -> bool | None:
@@ -190,7 +192,7 @@ def _construction(doc) -> bool | None:
         def weight(q, i, z, j):
             qv = [sum(row[c] * ((q >> c) & 1) for c in range(m)) for row in w_q]
             zv = [sum(row[c] * ((z >> c) & 1) for c in range(m)) for row in w_k]
-            return b ** sum(x * y for x, y in zip(qv, zv))
+            return b ** sum(x * y for x, y in zip(qv, zv, strict=True))
 
         head = KernelHead(weight, value, ro)
         facts = claims["score_dim"] == len(w_q)
@@ -211,7 +213,7 @@ def _construction_by_classes(doc) -> bool | None:
     if k["type"] != "tensor-power" or m > 64:
         return None
     f = {key: [Fraction(x) for x in k[key]] for key in ("f0", "f1", "g0", "g1")}
-    gram = [[sum(a * b for a, b in zip(f["f0" if x == 0 else "f1"], f["g0" if y == 0 else "g1"])) for y in (0, 1)] for x in (0, 1)]
+    gram = [[sum(a * b for a, b in zip(f["f0" if x == 0 else "f1"], f["g0" if y == 0 else "g1"], strict=True)) for y in (0, 1)] for x in (0, 1)]
     if not gram[0][0] == gram[0][1] == gram[1][0] == 1 or gram[1][1] < 0:
         return False
     alpha, beta, gamma = (Fraction(r[x]) for x in ("alpha", "beta", "gamma"))
@@ -288,7 +290,8 @@ def _lower(doc) -> bool | None:
         return _lower_orbits(doc)
     if "linear" in doc["code"]:
         return _lower_linear(doc)
-    from kernelbounds.lowerbounds.assemble import from_certificate, witness_family
+    from kernelbounds.lowerbounds.assemble import from_certificate
+    from kernelbounds.lowerbounds.witness import witness_family
 
     words = [from_str(w) for w in doc["code"]["words"]]
     if len(set(words)) != len(words) or len(words) < 2:
@@ -338,25 +341,25 @@ def _transcript(doc) -> bool | None:
 def seeds() -> list[dict]:
     """Small valid certificates of every kind (cheap to check and to judge)."""
     out = [constructions.certificate(constructions.CONSTRUCTIONS[name](m, n)) for name, m, n in (("tensor", 3, 3), ("softmax", 3, 3), ("rank1", 4, 2), ("tensor", 2, 4))]
-    out.append(assemble.certificate(assemble.assemble(paley.paley(11).prefix(6), 3), listed=True))
-    out.append(assemble.certificate(assemble.assemble(paley.paley(11).prefix(5), 4, "position-dependent"), listed=True))
-    out.append(assemble.certificate(assemble.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal")))
-    out.append(assemble.certificate(assemble.assemble(paley.paley(23), 5)))
+    out.append(certify.certificate(assemble.assemble(paley.paley(11).prefix(6), 3), listed=True))
+    out.append(certify.certificate(assemble.assemble(paley.paley(11).prefix(5), 4, "position-dependent"), listed=True))
+    out.append(certify.certificate(assemble.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal")))
+    out.append(certify.certificate(assemble.assemble(paley.paley(23), 5)))
     out += [rank.certificate(rank.named_kernel(name, 5), 5, name) for name in ("tensor", "inner", "disjoint")]
     out += [transcript.certificate(2, 2), transcript.certificate(3, 1)]
     out.append(constructions.certificate(constructions.CONSTRUCTIONS["softmax"](2, 4)))
-    out.append(assemble.certificate(assemble.assemble(paley.paley(7), 3), listed=True))
+    out.append(certify.certificate(assemble.assemble(paley.paley(7), 3), listed=True))
 
-    out.append(assemble.linear_certificate(assemble.assemble_linear(reed_muller(2, 4), 8, 4)))
-    out.append(assemble.linear_certificate(assemble.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
-    from kernelbounds.upperbounds import levelfamily as lf
+    out.append(certify.linear_certificate(assemble.assemble_linear(reed_muller(2, 4), 8, 4)))
+    out.append(certify.linear_certificate(assemble.assemble_linear(reed_muller(1, 4).padded(18), 8, 5, "position-dependent")))
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, verdicts as lf_verdicts
 
-    for fam, m in ((lf.LevelFamily("complement", "free", True), 3), (lf.LevelFamily("subset", "affine", False), 3)):
-        res = lf.solve_family(fam, m, 3, prove=True)
-        out.append(lf.certificate(res.found, res.refutations))
-    out.append(assemble.assemble_linear_orbits(reed_muller(2, 4), 6, 3).certificate())  # the orbit form (v2)
+    for fam, m in ((lf_families.LevelFamily("complement", "free", True), 3), (lf_families.LevelFamily("subset", "affine", False), 3)):
+        res = lf_verdicts.solve_family(fam, m, 3, prove=True)
+        out.append(lf_verdicts.certificate(res.found, res.refutations))
+    out.append(orbitform.assemble_linear_orbits(reed_muller(2, 4), 6, 3).certificate())  # the orbit form (v2)
     ring = Code("ring", 12, (0b000000001111, 0b000000111100, 0b000011110000, 0b001111000000, 0b111100000000, 0b110000000011))
-    out.append(assemble.assemble_listed_orbits(ring, [tuple((i + 2) % 12 for i in range(12))], 4, "causal").certificate())
+    out.append(orbitform.assemble_listed_orbits(ring, [tuple((i + 2) % 12 for i in range(12))], 4, "causal").certificate())
     return out
 
 
@@ -500,7 +503,6 @@ def coordinated_campaign(total: int, seed: int = 0, judge_limit_s: float = 30.0,
     confirmed true by the spec oracle (lab/spec_oracle.py, or `judge`), not judged (too
     large for its literal routes), false accepts, exit 4, and the slowest verdict.
     `docs` replaces the seeds; `single` adds the single-field mutants of the claims."""
-    import time
 
     if judge is None:
         from lab.spec_oracle import judge
@@ -544,7 +546,6 @@ def hostile_campaign(folder: str | None = None) -> dict:
     line), the slowest verdict and the process's peak memory."""
     import resource
     import tempfile
-    import time
 
     from kernelbounds.checker import check_file
     from lab import hostile
@@ -630,7 +631,6 @@ def _tally(out: Counter, name: str, verdict, expected, seconds: float) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``python -m lab.fuzz [TOTAL] [SEED] [--coordinated N] [--hostile]``:
     campaigns; exit 1 on any false accept, exit 4 or unexpected hostile verdict."""
-    import argparse
     import time
 
     ap = argparse.ArgumentParser(prog="python -m lab.fuzz", description=main.__doc__)

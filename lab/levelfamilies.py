@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from kernelbounds.upperbounds import levelfamily as lf
+from kernelbounds.upperbounds.levelfamily import families as lf_families, verdicts as lf_verdicts
 
-FAMILIES = lf.families() + [f for f in lf.families(nonnegative=True) if f.basis == "complement"]
+FAMILIES = lf_families.families() + [f for f in lf_families.families(nonnegative=True) if f.basis == "complement"]
 
 
-def cell(r: lf.Result) -> str:
+def cell(r: lf_verdicts.Result) -> str:
     if r.found.support is None:
         return "none" + (" (refuted)" if r.proved else "")
     return f"{r.rank}{'*' if r.proved else '~'} {list(r.found.support)}".replace(" ", "")
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---:|" + "---|" * len(FAMILIES) + "---:|")
     for m in range(lo, hi + 1):
         t0 = time.perf_counter()
-        results = lf.solve_families(FAMILIES, m, args.n, prove=True, processes=args.processes)
+        results = lf_verdicts.solve_families(FAMILIES, m, args.n, prove=True, processes=args.processes)
         print(f"| {m} | " + " | ".join(cell(r) for r in results) + f" | {time.perf_counter() - t0:.1f} |", flush=True)
     return 0
 

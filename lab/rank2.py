@@ -58,7 +58,7 @@ def solver(m: int, n: int, S: list[int], case: str, rank: int = 2):
         _inputs(s, z3, S, n, K, u)
         return s
     phi = {q: [z3.Real(f"p{q}_{k}") for k in range(rank)] for q in S}
-    K = {(q, z): z3.Sum([x * y for x, y in zip(phi[q], psi[z])]) for q in S for z in S}
+    K = {(q, z): z3.Sum([x * y for x, y in zip(phi[q], psi[z], strict=True)]) for q in S for z in S}
     s0, s1 = S[0], S[1]
     s.add(psi[s0][0] == 1, *[psi[s0][k] == 0 for k in range(1, rank)])
     if rank >= 2:

@@ -44,8 +44,8 @@ def l1_query(n: int, d: int, positional: bool = False, scale: Fraction = Fractio
     solver = z3.Solver()
     solver.add(k0 >= 0, *[k >= 0 for k in ka + kb])
     q = (k0, fq)
-    solver.add(_solved(z3, [q] + list(zip(ka, fa)), 0))
-    solver.add(_solved(z3, [q] + list(zip(kb, fb)), d))
+    solver.add(_solved(z3, [q] + list(zip(ka, fa, strict=True)), 0))
+    solver.add(_solved(z3, [q] + list(zip(kb, fb, strict=True)), d))
     placements = range(keys) if positional else range(1)
     for t in placements:
         solver.add(_solved(z3, [q] + [(ka[j], fa[j]) if j == t else (kb[j], fb[j]) for j in range(keys)], 0))
@@ -97,7 +97,7 @@ def head_query(inst: TinyInstance, rank: int):
     solver.add(*[x >= 0 for v in list(phi_q.values()) + list(phi_k.values()) for x in v])
     for inp in inst.family():
         q = inp[0]
-        weight = {z: z3.Sum([a * b for a, b in zip(phi_q[q], phi_k[z])]) for z in set(inp)}
+        weight = {z: z3.Sum([a * b for a, b in zip(phi_q[q], phi_k[z], strict=True)]) for z in set(inp)}
         target = min((q & z).bit_count() for z in inp)
         solver.add(_solved(z3, [(weight[z], f[(q, z)]) for z in inp], target))
     return solver, phi_q, phi_k, f

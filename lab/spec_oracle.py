@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, product, pairwise
 from math import comb
 
 RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
@@ -51,7 +51,7 @@ def keys(obj, required: set, optional: set = frozenset()) -> dict:
 
 
 def ip(x, z) -> int:
-    return sum(a & b for a, b in zip(x, z))
+    return sum(a & b for a, b in zip(x, z, strict=True))
 
 
 def judge(doc) -> bool | None:
@@ -96,12 +96,12 @@ def construction(doc) -> bool | None:
         f = {k: [rational(x) for x in kern[k]] for k in ("f0", "f1", "g0", "g1")}
         d = len(f["f0"])
         ok(d >= 1 and all(len(v) == d for v in f.values()))
-        gram = [[sum(a * b for a, b in zip(f[f"f{x}"], f[f"g{z}"])) for z in (0, 1)] for x in (0, 1)]
+        gram = [[sum(a * b for a, b in zip(f[f"f{x}"], f[f"g{z}"], strict=True)) for z in (0, 1)] for x in (0, 1)]
         ok(gram[0][0] == gram[0][1] == gram[1][0] == 1)  # v1's level-determined form (C1)
 
         def a(x, z):
             out = Fraction(1)
-            for xi, zi in zip(x, z):
+            for xi, zi in zip(x, z, strict=True):
                 out *= gram[xi][zi]
             return out
 
@@ -121,7 +121,7 @@ def construction(doc) -> bool | None:
         def a(x, z):
             qv = [sum(row[c] * x[c] for c in range(m)) for row in wq]
             zv = [sum(row[c] * z[c] for c in range(m)) for row in wk]
-            return b ** sum(u * v for u, v in zip(qv, zv))
+            return b ** sum(u * v for u, v in zip(qv, zv, strict=True))
 
         keys(claims, {"worst_error", "score_dim", "kernel_rank"})
         ok(claims["score_dim"] == len(wq))
@@ -187,7 +187,7 @@ def lower_bound(doc) -> bool | None:
         g, levels = s["gap"], s["levels"]
         ok(is_int(g, 0, m) and g not in table and isinstance(levels, list) and len(levels) >= 2)
         ok(all(is_int(v, 0, m) for v in levels) and levels[0] == 0 and levels[-1] == g)
-        ok(all(b - a >= 2 for a, b in zip(levels, levels[1:])))
+        ok(all(b - a >= 2 for a, b in pairwise(levels)))
         table[g] = tuple(levels)
     if "linear" in code:
         return linear(doc, m, n, variant, code, table)
@@ -202,7 +202,7 @@ def lower_bound(doc) -> bool | None:
     k = claims["k"]
     ok(is_int(k, 1))
     products, family = [], set()
-    for i, (q, ci) in enumerate(zip(queries, words)):
+    for i, (q, ci) in enumerate(zip(queries, words, strict=True)):
         for j, cj in enumerate(words):
             if i == j:
                 continue
@@ -210,7 +210,7 @@ def lower_bound(doc) -> bool | None:
             ok(gap in table)
             levels = table[gap]
             p = 1
-            for a, b in zip(levels, levels[1:]):
+            for a, b in pairwise(levels):
                 p *= (n - 2) * (b - a - 1)
             products.append(p)
             ones = [t for t in range(m) if q[t]]
@@ -218,7 +218,7 @@ def lower_bound(doc) -> bool | None:
             for step, z in enumerate(chain):
                 ok(ip(q, z) == levels[step])  # the chain's keys have the scheduled levels
                 family.add(place(q, [z] * (n - 1), variant))
-            for a_key, b_key in zip(chain, chain[1:]):
+            for a_key, b_key in pairwise(chain):
                 family.update(mixed(q, a_key, b_key, n, variant))
         family.add(place(q, [ci] * (n - 1), variant))
     ok(claims["min_product"] == min(products))
@@ -254,7 +254,7 @@ def linear(doc, m, n, variant, code, table) -> bool | None:
     dim = len(rows)
     if dim > 12:
         return None
-    words = {tuple(sum(c * r[t] for c, r in zip(coef, rows)) % 2 for t in range(m)) for coef in product((0, 1), repeat=dim)}
+    words = {tuple(sum(c * r[t] for c, r in zip(coef, rows, strict=True)) % 2 for t in range(m)) for coef in product((0, 1), repeat=dim)}
     ok(len(words) == 2**dim)  # the rows are independent
     d_min = min(sum(c) for c in words if any(c))
     chosen = sorted(c for c in words if sum(c) == w)
@@ -265,7 +265,7 @@ def linear(doc, m, n, variant, code, table) -> bool | None:
     k = claims["k"]
     ok(is_int(k, 1) and claims["code_size"] == big_n and claims["min_distance"] == d_min)
     p = 1
-    for a, b in zip(levels, levels[1:]):
+    for a, b in pairwise(levels):
         p *= (n - 2) * (b - a - 1)
     ok(claims["min_product"] == p)
     if big_n > 1000:
@@ -277,7 +277,7 @@ def linear(doc, m, n, variant, code, table) -> bool | None:
         prefix = [ci] + [tuple(1 if t in ones[:lv] else 0 for t in range(m)) for lv in levels[1:-1]]
         for z in prefix + chosen:
             family.add(place(q, [z] * (n - 1), variant))
-        for a_key, b_key in zip(prefix, prefix[1:]):
+        for a_key, b_key in pairwise(prefix):
             family.update(mixed(q, a_key, b_key, n, variant))
         for cj in chosen:
             if cj == ci:
@@ -286,7 +286,7 @@ def linear(doc, m, n, variant, code, table) -> bool | None:
             last = gij - levels[-2]  # the last link stretched to the pair's own gap
             ok(gij >= gap and last >= 2)
             pij = 1
-            for a, b in zip(levels[:-1], list(levels[1:-1]) + [gij]):
+            for a, b in zip(levels[:-1], list(levels[1:-1]) + [gij], strict=True):
                 pij *= (n - 2) * (b - a - 1)
             ok(pij >= p)
             family.update(mixed(q, prefix[-1], cj, n, variant))
@@ -332,7 +332,7 @@ def rank(doc) -> bool | None:
         fq = [[rational(x) for x in r] for r in kern["phi_q"]]
         fk = [[rational(x) for x in r] for r in kern["phi_k"]]
         ok(len(fq) == len(fk) == len(toks) and len({len(r) for r in fq + fk}) <= 1)
-        matrix = {(x, z): sum((a * b for a, b in zip(fq[i], fk[j])), Fraction(0)) for i, x in enumerate(toks) for j, z in enumerate(toks)}
+        matrix = {(x, z): sum((a * b for a, b in zip(fq[i], fk[j], strict=True)), Fraction(0)) for i, x in enumerate(toks) for j, z in enumerate(toks)}
         ok(keys(doc["upper"], {"rule"})["rule"] == "exact")
     else:
         return False

@@ -321,7 +321,7 @@ def replay_drat_rup(clauses, nvars, steps):
             continue
         true = set(-x for x in lits)
         # all unit clauses of the database as starting assignments
-        for ci, c in enumerate(db):
+        for c in db:
             if len(c) == 1:
                 true.add(c[0])
         conflict = any(-x in true for x in list(true)) or not _propagate(occ, db, true)
@@ -542,7 +542,7 @@ def judge_lower(doc):
     hist = {}
     for i in range(N):
         vals, cnts = np.unique(np.delete(gaps_by_row[i], i), return_counts=True)
-        for v, c in zip(vals.tolist(), cnts.tolist()):
+        for v, c in zip(vals.tolist(), cnts.tolist(), strict=True):
             hist[v] = hist.get(v, 0) + c
     for g in hist:
         if g not in prods:
@@ -565,7 +565,7 @@ def judge_lower(doc):
         q = full & ~C[i]
         qbits = [t for t in range(m) if q >> t & 1]
 
-        def z(l):
+        def z(l, qbits=qbits):
             return sum(1 << t for t in qbits[:l])
         row_gaps = set(np.delete(gaps_by_row[i], i).tolist())
         Z = set(C)

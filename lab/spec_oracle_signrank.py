@@ -44,7 +44,7 @@ def token(x, m: int) -> str:
 
 def level(q: str, z: str) -> int:
     """<q, z> = popcount(q & z) (THEORY §0)."""
-    return sum(1 for a, b in zip(q, z) if a == "1" and b == "1")
+    return sum(1 for a, b in zip(q, z, strict=True) if a == "1" and b == "1")
 
 
 def judge(doc) -> bool | None:
@@ -286,7 +286,7 @@ def crossing(doc) -> bool:
     claims = keys(doc["claims"], {"bound", "forced", "witness_inputs"})
     ok(is_int(claims["bound"]) and claims["bound"] == 3)  # CR3
     ok(isinstance(claims["forced"], list) and len(claims["forced"]) == k)
-    for entry, (pos, neg) in zip(claims["forced"], sets):  # CR1
+    for entry, (pos, neg) in zip(claims["forced"], sets, strict=True):  # CR1
         keys(entry, {"positive", "negative"})
         ok(is_int(entry["positive"]) and entry["positive"] == len(pos))
         ok(is_int(entry["negative"]) and entry["negative"] == len(neg))
@@ -296,7 +296,7 @@ def crossing(doc) -> bool:
         ok(has_cycle(precedence_graph(sets, choice)))  # U6: this choice is contradictory
         ok(walk_valid(cycles[choice], choice, sets, m))  # CR2: and the listed walk shows it
     witness: set[tuple[str, ...]] = set()
-    for p, (pos, neg) in zip(pairs, sets):
+    for p, (pos, neg) in zip(pairs, sets, strict=True):
         for q in pos | neg:
             witness |= family_inputs(q, p["a"], p["b"], n, variant)
     ok(is_int(claims["witness_inputs"]) and claims["witness_inputs"] == len(witness))  # CR4

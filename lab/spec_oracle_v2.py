@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, pairwise
 from collections import Counter
 from math import comb, lcm
 
@@ -138,11 +138,11 @@ def scaled_rows(weights: list[list[Fraction]], readout: list[list[Fraction]]):
     """Per query q, integers (b_z, a_z) with b_z / a_z proportional to w_q(z), w_q(z) F(q,z)
     by one positive factor per query (it cancels in y = sum a / sum b)."""
     rows = []
-    for wq, fq in zip(weights, readout):
+    for wq, fq in zip(weights, readout, strict=True):
         s = lcm(*(x.denominator for x in wq), *(x.denominator for x in fq))
         b = [int(w * s) for w in wq]
         sf = lcm(*(x.denominator for x in fq))
-        a = [int(w * s) * int(f * sf) for w, f in zip(wq, fq)]
+        a = [int(w * s) * int(f * sf) for w, f in zip(wq, fq, strict=True)]
         rows.append(([x * sf for x in b], a))
     return rows
 
@@ -152,7 +152,7 @@ def literal_worst(weights, readout, m: int, n: int) -> Fraction:
     time; Bad if a weight is negative or a denominator is not positive (THEORY §1)."""
     tokens = range(1 << m)
     worst = Fraction(0)
-    for q, (b, a) in zip(tokens, scaled_rows(weights, readout)):
+    for q, (b, a) in zip(tokens, scaled_rows(weights, readout), strict=True):
         ok(min(b) >= 0)
         for others in combinations_with_replacement(tokens, n - 1):
             den = b[q] + sum(b[z] for z in others)
@@ -267,7 +267,7 @@ def forward_differences(values: list[Fraction]) -> list[Fraction]:
     out, row = [], list(values)
     while row:
         out.append(row[0])
-        row = [y - x for x, y in zip(row, row[1:])]
+        row = [y - x for x, y in pairwise(row)]
     return out
 
 
@@ -362,7 +362,7 @@ def minimality(mini, m, n, g, basis, fam, rank) -> None:
     for e in refuted:
         keys(e, {"support", "multipliers"})
         s = a_list(e["support"])
-        ok(all(is_int(j, 0, m) for j in s) and all(a < b for a, b in zip(s, s[1:])))
+        ok(all(is_int(j, 0, m) for j in s) and all(a < b for a, b in pairwise(s)))
         ok(sum(comb(m, j) for j in s) < rank)
         motzkin(a_list(e["multipliers"], nonempty=True), s, m, n, basis, fam, nonneg)
         supports.append(sum(1 << j for j in s))
@@ -390,7 +390,7 @@ def motzkin(rows, support, m, n, basis, fam, nonneg) -> None:
         cls = a_list(row["class"], n)
         p = integer(cls[0], 0, m)
         levels = [integer(x, 0, p) for x in cls[1:]]
-        ok(all(a <= b for a, b in zip(levels, levels[1:])))
+        ok(all(a <= b for a, b in pairwise(levels)))
         ok(row["side"] in ("upper", "lower") and (fam == "free" or row["side"] == "upper"))
         t = min(levels)
         for l in [p] + levels:
@@ -463,7 +463,7 @@ def kernel_table(phi: list[list[Fraction]], psi: list[list[Fraction]]) -> list[l
     for row in phi:
         s = lcm(*(x.denominator for x in row))
         ints = [int(x * s) for x in row]
-        table.append([Fraction(sum(a * b for a, b in zip(ints, pz)), s * big) for pz in psi_int])
+        table.append([Fraction(sum(a * b for a, b in zip(ints, pz, strict=True)), s * big) for pz in psi_int])
     return table
 
 
@@ -769,7 +769,7 @@ def schedule_products(entries, n: int) -> dict[int, tuple[int, list[int]]]:
         gap = integer(s["gap"])
         levels = a_list(s["levels"])
         ok(all(is_int(x) for x in levels) and len(levels) >= 2 and levels[0] == 0 and levels[-1] == gap)
-        links = [b - a for a, b in zip(levels, levels[1:])]
+        links = [b - a for a, b in pairwise(levels)]
         ok(all(d >= 2 for d in links) and gap not in out)
         product = 1
         for d in links:
@@ -787,7 +787,7 @@ def witness_count(orbits, N, words, schedules, variant, n, m) -> int:
     for _, size, hist in orbits:
         chains = [schedules[g][1] for g in hist]
         interior = {l for levels in chains for l in levels[1:-1]}
-        prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1])}
+        prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1], strict=True)}
         total += size * (N + len(interior) + placements * (len(prefix) + N - 1))
     if total <= MAX_LITERAL_INPUTS and words is not None:
         ok(total == len(literal_family(words, schedules, variant, n, m)))
@@ -808,7 +808,7 @@ def literal_family(words, schedules, variant, n, m):
             chain = [c] + [sum(1 << b for b in bits[:l]) for l in levels[1:-1]] + [d]
             for z in chain:
                 family.add(arrange(q, [z] * (n - 1), variant))
-            for a, b in zip(chain, chain[1:]):
+            for a, b in pairwise(chain):
                 for pos in range(n - 1 if variant == "position-dependent" else 1):
                     keys_ = [b] * (n - 1)
                     keys_[pos] = a
@@ -896,7 +896,7 @@ def direct_sum(doc) -> bool | None:
     for gaps, rows in states.items():  # DS5: the constant-weight row count of each row
         chains = [schedules[g][1] for g in gaps if g]
         interior = {l for levels in chains for l in levels[1:-1]}
-        prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1])}
+        prefix = {pair for levels in chains for pair in zip(levels[:-2], levels[1:-1], strict=True)}
         total += rows * (N + len(interior) + placements * (len(prefix) + N - 1))
     ok(is_int(claims["witness_inputs"]) and claims["witness_inputs"] == total)
     return True

@@ -145,9 +145,9 @@ def softmax_errors_highprec(p, d: Data, digits: int = 50) -> list:
     bits = _bits(d)
     uq, uk = bits @ p["WQ"].T, bits @ p["WK"].T
     out = []
-    for row, t in zip(d.x, d.t):
+    for row, t in zip(d.x, d.t, strict=True):
         q = row[0]
         ws = [mpmath.exp(mpmath.mpf(float(np.dot(uq[q], uk[j])))) for j in row]
         fs = [mpmath.mpf(float(np.dot(p["W"][q], p["V"][j]) + p["c"][q])) for j in row]
-        out.append(abs(sum(w * f for w, f in zip(ws, fs)) / sum(ws) - t))
+        out.append(abs(sum(w * f for w, f in zip(ws, fs, strict=True)) / sum(ws) - t))
     return out

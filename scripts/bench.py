@@ -177,10 +177,10 @@ def job_bound_m24():
 
 def job_upper_m16():
     """What `kernelbounds upper --m 16 --n 3 --search` runs: the complement-basis families."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, verdicts as lf_verdicts
 
     def run():
-        r = lf.best(lf.solve_families(lf.families("complement"), 16, 3, processes=1))
+        r = lf_verdicts.best(lf_verdicts.solve_families(lf_families.families("complement"), 16, 3, processes=1))
         return f"rank {r.rank} < 2^16 = {2**16}"
 
     return run
@@ -387,12 +387,12 @@ def job_farkas_m4_n8():
 
 def job_families_m20():
     """Every U4 level family at m = 20, n = 3 over 2 worker processes (their CPU is counted)."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, verdicts as lf_verdicts
 
-    fams = lf.families() + lf.families(nonnegative=True)
+    fams = lf_families.families() + lf_families.families(nonnegative=True)
 
     def run():
-        rs = lf.solve_families(fams, 20, 3, processes=2)
+        rs = lf_verdicts.solve_families(fams, 20, 3, processes=2)
         return " ".join(f"{r.found.family.name}:{r.rank}" for r in rs)
 
     return run
@@ -638,7 +638,7 @@ def job_literal_classes_m64_n3():
             for levels in combinations_with_replacement(range(p + 1), 2):
                 ls = (p, *levels)
                 w = [h[p - l] for l in ls]
-                worst = max(worst, abs(sum(wi * (l - Fraction(1, 2) + eps) for wi, l in zip(w, ls)) / sum(w) - min(ls)))
+                worst = max(worst, abs(sum(wi * (l - Fraction(1, 2) + eps) for wi, l in zip(w, ls, strict=True)) / sum(w) - min(ls)))
         return f"worst error {float(worst):.6f} over 47,905 classes"
 
     return run

@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lab/ lives at th
 
 from kernelbounds.upperbounds import constructions
 from kernelbounds.lowerbounds import assemble
+from kernelbounds.lowerbounds import certify
 from kernelbounds import kernelrank as rank
 from kernelbounds.lowerbounds import transcript
 from kernelbounds.certificate import canonical_json, write_atomic
@@ -28,8 +29,8 @@ def main() -> None:
     tensor = constructions.certificate(constructions.tensor(4, 3))
     softmax = constructions.certificate(constructions.softmax(3, 3))
     rank1 = constructions.certificate(constructions.rank1(4, 2))
-    lower = assemble.certificate(assemble.assemble(paley.paley(23).prefix(10), 3), listed=True)
-    lower_rule = assemble.certificate(assemble.assemble(paley.paley(11), 4, "position-dependent"))
+    lower = certify.certificate(assemble.assemble(paley.paley(23).prefix(10), 3), listed=True)
+    lower_rule = certify.certificate(assemble.assemble(paley.paley(11), 4, "position-dependent"))
     rk = rank.certificate(rank.named_kernel("inner", 6), 6, "inner")
     tr = transcript.certificate(3, 2)
     entries: list[tuple[str, str, object, int, str, str]] = []  # (dir, name, doc or bytes, code, pointer, attack)
@@ -133,14 +134,14 @@ def main() -> None:
 
 def _level_family(add, edit) -> None:
     """Kind level-family (format v2): one valid file of each readout and its attacks."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, verdicts as lf_verdicts
 
     def build(fam, m, n):
-        res = lf.solve_family(fam, m, n, prove=True)
-        return lf.certificate(res.found, res.refutations)
+        res = lf_verdicts.solve_family(fam, m, n, prove=True)
+        return lf_verdicts.certificate(res.found, res.refutations)
 
-    free = build(lf.LevelFamily("complement", "free", True), 4, 3)
-    affine = build(lf.LevelFamily("subset", "affine", False), 4, 3)
+    free = build(lf_families.LevelFamily("complement", "free", True), 4, 3)
+    affine = build(lf_families.LevelFamily("subset", "affine", False), 4, 3)
     add("correct", "level-family-free-m4-n3", free, 0, "", "none: a valid certificate (nonnegative features, free readout, minimality)")
     add("correct", "level-family-affine-m4-n3", affine, 0, "", "none: a valid certificate (subset basis, affine readout, minimality)")
     j = max(free["claims"]["support"])

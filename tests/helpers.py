@@ -18,10 +18,10 @@ def level_expansion_doc(m: int, n: int) -> dict:
     from fractions import Fraction
 
     from kernelbounds.certificate import header, rational
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, supports as lf_supports
 
-    found = lf.least(lf.LevelFamily("subset", "affine", False), m, n)
-    worst, _ = lf.exact_worst_error(found.family, found.g, lf.readout_table(found.family, found.eps, None, m), m, n)
+    found = lf_supports.least(lf_families.LevelFamily("subset", "affine", False), m, n)
+    worst, _ = lf_families.exact_worst_error(found.family, found.g, lf_families.readout_table(found.family, found.eps, None, m), m, n)
     doc = header("construction")
     doc.update(
         construction="level-kernel", m=m, n=n, positions="all",

@@ -13,15 +13,16 @@ import argparse
 import json
 import os
 import sys
+from typing import NoReturn, Protocol
 
-from . import bounded, check_file, worst_code
+from . import Verdict, bounded, check_file, worst_code
 from .limits import DIGITS, MAX_MEMORY_LIMIT, MAX_TIME_LIMIT, parse_overrides
 from .text import escape
 from .errors import CODE_NAMES
 
 
 class OneLineParser(argparse.ArgumentParser):
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {escape(message)} (see {self.prog} --help)\n")
 
 
@@ -61,7 +62,11 @@ def _bytes(text: str) -> int:
     return value
 
 
-def run(args, prog: str = "python -m kernelbounds.checker", progress=None) -> int:
+class Progress(Protocol):
+    def update(self, n: int) -> object: ...
+
+
+def run(args: argparse.Namespace, prog: str = "python -m kernelbounds.checker", progress: Progress | None = None) -> int:
     """Check every file and print its verdict; ``progress`` (an object with ``update(n)``,
     e.g. the CLI's bar) advances once per file."""
     try:
@@ -92,7 +97,7 @@ def run(args, prog: str = "python -m kernelbounds.checker", progress=None) -> in
     return worst_code(verdicts)
 
 
-def _json_line(verdict) -> str:
+def _json_line(verdict: Verdict) -> str:
     """A verdict as one line of JSON (ASCII: every file-derived string is escaped by json)."""
     record = {
         "path": verdict.path, "ok": verdict.ok, "code": int(verdict.code), "verdict": CODE_NAMES[verdict.code],

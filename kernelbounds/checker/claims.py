@@ -11,6 +11,8 @@ bound's head has a nonnegative kernel, so it is also a signed head of any denomi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 LOWER_HOLDS_FOR = {
     "position-independent": ("position-independent",),
     "position-dependent": ("position-dependent", "position-independent"),
@@ -20,12 +22,12 @@ EVERY_VARIANT = ("causal", "position-dependent", "position-independent")
 EVERY_KERNEL = ("nonnegative", "signed", "signed-any-denominator")
 
 
-def lower(value: int, m: int, n: int, variant: str, kernels: tuple[str, ...] = ("nonnegative",)) -> dict:
+def lower(value: int, m: int, n: int, variant: str, kernels: Iterable[str] = ("nonnegative",)) -> dict:
     """r*(m, n) >= value for the variants a `variant` bound covers and the given kernels."""
     return {"side": "lower", "value": value, "m": m, "n": n, "variants": sorted(LOWER_HOLDS_FOR[variant]), "kernels": sorted(kernels)}
 
 
-def upper(value: int, m: int, n: int, nonnegative_features: bool, support: list[int] | None = None, **extra) -> dict:
+def upper(value: int, m: int, n: int, nonnegative_features: bool, support: list[int] | None = None, **extra: object) -> dict:
     """r*(m, n) <= value by a head that solves every position (every variant, every kernel class)."""
     return {"side": "upper", "value": value, "m": m, "n": n, "variants": list(EVERY_VARIANT), "kernels": list(EVERY_KERNEL),
             "nonnegative_features": nonnegative_features, "support": support} | extra

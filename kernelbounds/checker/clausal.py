@@ -26,6 +26,7 @@ alone, before anything is checked.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .errors import Invalid, Malformed
 from .jsonread import Node
@@ -230,7 +231,7 @@ class Replay:
         return ok
 
 
-def refute(variables: int, clauses: list[tuple[int, ...]], steps, pointer: str) -> dict:
+def refute(variables: int, clauses: list[tuple[int, ...]], steps: Sequence[tuple[bool, tuple[int, ...]]], pointer: str) -> dict:
     """Replay the steps over the clauses; return counts when the empty clause is accepted,
     raise Invalid (naming the step) for a lemma that is not RUP or a proof without the
     empty clause.  Steps after the empty clause are malformed."""
@@ -260,7 +261,7 @@ def refute(variables: int, clauses: list[tuple[int, ...]], steps, pointer: str) 
 def parse_lrat(node: Node, variables: int, max_steps: int) -> list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]]:
     """LRAT lines ``id l1 .. lk 0 h1 .. hj 0`` (add, with unit-propagation hints) and
     ``id d c1 .. cj 0`` (delete clause ids) as (id, is_deletion, literals, ids)."""
-    out = []
+    out: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]] = []
     for step in node.list(max_steps):
         text, words = split_step(step)
         try:
@@ -297,7 +298,7 @@ def lrat_work(clauses: tuple[int, int, int], longest_clause: int, line_words: li
     return 4 * clauses[1] + line_work(line_words) + sum(w * (longest + 2) for w in line_words)
 
 
-def check_lrat(clauses: list[tuple[int, ...]], steps, pointer: str) -> dict:
+def check_lrat(clauses: list[tuple[int, ...]], steps: Sequence[tuple[int, bool, tuple[int, ...], tuple[int, ...]]], pointer: str) -> dict:
     """Check every addition by its hints (each hint clause must be unit under the negated
     lemma and the units so far, the last one falsified); accept when the empty clause is
     added.  Formula clause i (0-based, canonical order) has id i + 1; an added clause's id

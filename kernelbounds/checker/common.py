@@ -24,7 +24,7 @@ def rat(x: Fraction) -> str:
     return show(x)
 
 
-def expect_equal(node: Node, claimed, derived, what: str) -> None:
+def expect_equal(node: Node, claimed: object, derived: object, what: str) -> None:
     """Reject when a claimed number differs from the re-derived one."""
     if claimed != derived:
         raise Invalid(node.pointer, f"claims {what} = {show(node.value)}, but the checker derives {show(derived)}", derived=derived)

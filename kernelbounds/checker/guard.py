@@ -38,6 +38,8 @@ import select
 import signal
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 WALL_FACTOR = 10
 WALL_SLACK = 30.0
@@ -62,7 +64,7 @@ def address_space() -> int:
         return 0
 
 
-def run(task, time_limit: float, memory_limit: int):
+def run(task: Callable[[], object], time_limit: float, memory_limit: int) -> tuple[str, Any, str]:
     """(outcome, amount, note): ``("ok", task(), "")`` computed in a child under the
     limits, or ``("time", cpu_seconds, note)``, ``("memory", peak_rss_bytes, "")``,
     ``("died", peak_rss_bytes, description)``."""
@@ -114,7 +116,7 @@ def _kill_and_reap(pid: int) -> None:
         pass
 
 
-def _kill_child_on_sigterm(pid: int):
+def _kill_child_on_sigterm(pid: int) -> Callable[[], None]:
     """While the parent waits: a SIGTERM with the default action first kills the child,
     then terminates the parent by the same signal.  Returns the function restoring the
     previous action (a no-op off the main thread or under a host's own handler)."""
@@ -122,7 +124,7 @@ def _kill_child_on_sigterm(pid: int):
         if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
             return lambda: None
 
-        def on_term(signum, frame):
+        def on_term(signum: int, frame: object) -> None:
             _kill_and_reap(pid)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTERM)
@@ -131,7 +133,7 @@ def _kill_child_on_sigterm(pid: int):
     except (ValueError, OSError):
         return lambda: None
 
-    def restore():
+    def restore() -> None:
         try:
             if signal.getsignal(signal.SIGTERM) is on_term:
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -188,7 +190,7 @@ def _lower(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
-def _child(task, time_limit, memory_limit, base, result_r, result_w, err_r, err_w, parent):
+def _child(task: Callable[[], object], time_limit: float, memory_limit: int, base: int, result_r: int, result_w: int, err_r: int, err_w: int, parent: int) -> NoReturn:
     global _in_child
     code = 1
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Set
 from fractions import Fraction
 
 from .errors import LimitExceeded, Malformed, pointer_join
@@ -16,10 +17,14 @@ from .text import show
 
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 MAX_DIGITS = 4000
+# the builtins under other names, for annotations inside Node (whose accessors int, str and
+# list shadow them there)
+Int = int
+List = list
 
 
-def _no_duplicates(pairs):
-    obj = {}
+def _no_duplicates(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
+    obj: dict[str, object] = {}
     for key, value in pairs:
         if key in obj:
             raise ValueError(f"duplicate key {show(key)}")
@@ -27,7 +32,7 @@ def _no_duplicates(pairs):
     return obj
 
 
-def _reject_constant(name):
+def _reject_constant(name: str) -> None:
     raise ValueError(f"non-finite number {name}")
 
 
@@ -41,16 +46,19 @@ def parse_json(data: bytes) -> object:
 
 
 class Node:
-    """A JSON value together with its pointer."""
+    """A JSON value together with its pointer.
 
-    def __init__(self, value: object, pointer: str = ""):
+    The accessors ``int``, ``bool``, ``str`` and ``list`` shadow the builtins inside the class
+    body, so the annotations after them name ``Int`` etc."""
+
+    def __init__(self, value: object, pointer: str = "") -> None:
         self.value = value
         self.pointer = pointer
 
     def fail(self, reason: str) -> Malformed:
         return Malformed(self.pointer, reason)
 
-    def obj(self, required: set[str], optional: set[str] = frozenset()) -> Node:
+    def obj(self, required: Set[str], optional: Set[str] = frozenset()) -> Node:
         if not isinstance(self.value, dict):
             raise self.fail(f"expected an object, got {type(self.value).__name__}")
         missing = sorted(required - self.value.keys())
@@ -65,10 +73,14 @@ class Node:
         return isinstance(self.value, dict) and key in self.value
 
     def __getitem__(self, key: str | int) -> Node:
+        v = self.value
         if isinstance(key, str):
-            if not isinstance(self.value, dict) or key not in self.value:
+            if not isinstance(v, dict) or key not in v:
                 raise Malformed(pointer_join(self.pointer, key), "missing required field")
-        return Node(self.value[key], pointer_join(self.pointer, key))
+            return Node(v[key], pointer_join(self.pointer, key))
+        if not isinstance(v, list):
+            raise self.fail(f"expected an array, got {type(v).__name__}")
+        return Node(v[key], pointer_join(self.pointer, key))
 
     def int(self, lo: int | None = None, hi: int | None = None, limit: int | None = None) -> int:
         """An integer in [lo, hi]; above `limit` (a configured work limit) is exit code 3."""
@@ -100,7 +112,7 @@ class Node:
             raise self.fail(f"expected a rational 'p' or 'p/q' (q > 0), got {show(v[:40])}")
         return Fraction(v)
 
-    def list(self, max_len: int, length: int | None = None) -> list[Node]:
+    def list(self, max_len: Int, length: Int | None = None) -> List[Node]:
         v = self.value
         if not isinstance(v, list):
             raise self.fail(f"expected an array, got {type(v).__name__}")
@@ -110,7 +122,7 @@ class Node:
             raise LimitExceeded(self.pointer, f"array of {len(v)} items is over the limit {max_len}")
         return [Node(x, pointer_join(self.pointer, i)) for i, x in enumerate(v)]
 
-    def token(self, m: int) -> int:
+    def token(self, m: Int) -> Int:
         v = self.str()
         if len(v) != m or v.strip("01"):
             raise self.fail(f"expected a token: a string of {m} characters '0'/'1'")

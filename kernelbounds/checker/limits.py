@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields, replace
+from typing import Any
 from math import comb, isqrt
 
 from .errors import LimitExceeded
@@ -76,7 +77,7 @@ class Limits:
         object.__setattr__, is still refused before anything runs)."""
         return self.problem()
 
-    def with_overrides(self, **kw) -> Limits:
+    def with_overrides(self, **kw: Any) -> Limits:
         known = {f.name for f in fields(self)}
         bad = sorted(set(kw) - known)
         if bad:
@@ -96,9 +97,6 @@ def require(ok: bool, pointer: str, what: str, amount: int, limit: int) -> None:
 
 
 # ----------------------------------------------------------------- the cost model
-
-UNITS_PER_SECOND = 10**7
-
 
 def words(bits: int) -> int:
     return max(bits, 0) // 64 + 1

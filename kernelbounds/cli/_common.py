@@ -7,6 +7,7 @@ import errno
 import sys
 from fractions import Fraction
 
+from ..errors import KernelboundsError
 from ..arguments import ascii_integer
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
@@ -26,7 +27,7 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {escape(message)} (see {self.prog} --help)\n")
 
 
-class UserError(Exception):
+class UserError(KernelboundsError):
     """A mistake in the user's request: one clear line, exit code 2."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..upperbounds import levelfamily
+from ..upperbounds.levelfamily import families as lf_families
 from ..upperbounds.freshsearch import Refused
 from ..upperbounds import freshsearch as upper_search
 from ._common import UserError, add_json, certificates_option, emit_json, one_line, one_stdout, size_options, write_doc
@@ -67,7 +67,7 @@ def run(args) -> int:
 
 
 def _value_dim(found) -> int:
-    return found.m if found.family.readout == "affine" else levelfamily.value_dim(found.f, found.m)
+    return found.m if found.family.readout == "affine" else lf_families.value_dim(found.f, found.m)
 
 
 def _family_line(r) -> str:
@@ -107,7 +107,7 @@ def run_search(args) -> int:
     except Refused as exc:
         raise UserError(str(exc)) from None
     if found is None:
-        fams = levelfamily.families(args.basis, args.readout, args.nonnegative)
+        fams = lf_families.families(args.basis, args.readout, args.nonnegative)
         print(f"kernelbounds: no level family {[f.name for f in fams]} solves m = {m}, n = {n}; U2 gives 2^m = {2**m}", file=sys.stderr)
         return 1
     if found.method == "prefix":

@@ -40,10 +40,11 @@ from math import lcm
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from ..bits import to_str
-from .floatpass import FLOAT_RANGE, U, HeadArrays, float_pass, gamma, head_arrays, negative_weights  # noqa: F401  (re-exported)
+from .floatpass import HeadArrays, float_pass, head_arrays, negative_weights
 from .inputs import Family
-from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations  # noqa: F401  (re-exported)
+from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations
 from .tables import HeadError, TableHead
 from ..model import min_ip_target
 
@@ -139,9 +140,9 @@ def exact_output(kh, tokens: tuple[int, ...], i: int, nonzero: bool = False) -> 
     if den == 0 or (den < 0 and not nonzero):
         return den, None
     values = [kh.value(tokens[j], j) for j in attended]
-    mean = [sum((a * v[k] for a, v in zip(weights, values)), Fraction(0)) / den for k in range(len(values[0]))]
+    mean = [sum((a * v[k] for a, v in zip(weights, values, strict=True)), Fraction(0)) / den for k in range(len(values[0]))]
     w, b = kh.readout(q, i)
-    return den, Fraction(sum((x * y for x, y in zip(w, mean)), Fraction(0))) + b
+    return den, Fraction(sum((x * y for x, y in zip(w, mean, strict=True)), Fraction(0))) + b
 
 
 def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool, nonzero: bool = False) -> dict:
@@ -190,7 +191,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
         return key if first_key is None or key < first_key else first_key
 
     with bar(family.size, "evaluate", "input") as progress_bar:
-        for tokens, x in family.blocks(h.lookup):
+        for _tokens, x in family.blocks(h.lookup):
             seen[x.ravel()] = True
             for pos in family.positions():
                 i = pos - 1
@@ -327,7 +328,7 @@ def evaluate(head: TableHead, family, scored: int | None = 0, causal: bool = Fal
         inputs = tuple(tuple(inp) for inp in family)
         name = "all" if scored is None else ("last" if scored == -1 or scored == len(inputs[0]) - 1 else "first")
         if scored not in (None, 0, -1, len(inputs[0]) - 1):
-            raise ValueError("scored must be 0 (first), -1 (last) or None (every position)")
+            raise InvalidArgument("scored must be 0 (first), -1 (last) or None (every position)")
         cert = {"variant": "causal"} if causal else None
         family = Family(head.m, len(inputs[0]), name, len(inputs), cert, _listed=inputs)
     return evaluate_family(head, family, exact=exact, denominators=denominators)

@@ -51,8 +51,8 @@ from math import lcm
 
 import numpy as np
 
-from .enclosures import FLOOR, U, Block, block, certify, denominators, gamma, propose  # noqa: F401  (re-exported)
-from .exactrows import ExactQuery, ExactRows, Found  # noqa: F401  (re-exported)
+from .enclosures import FLOOR, U, block, certify, denominators, gamma, propose
+from .exactrows import ExactQuery, ExactRows, Found
 from .tables import HeadError, TableHead
 
 HALF = Fraction(1, 2)

@@ -67,7 +67,7 @@ class ExactRows:
             s = e * self.dv  # F(q, z) = (F_int(z) + be dv) / s
             W = [int(x) for x in K[k]]
             Fz = [int(f) + be * self.dv for f in F[k]]
-            out[q] = ([w * s for w in W], [w * f for w, f in zip(W, Fz)])
+            out[q] = ([w * s for w in W], [w * f for w, f in zip(W, Fz, strict=True)])
         return out
 
 

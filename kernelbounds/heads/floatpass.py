@@ -95,7 +95,6 @@ def float_pass(h: HeadArrays, x: np.ndarray, i: int, causal: bool):
     status: 0 certainly solved, 1 certainly failed (error >= 1/2 or denominator < 0),
     2 undecided (re-check exactly).  err is the float error (nan when undefined); den is
     the float denominator and rden its rounding bound (|den - exact| <= rden)."""
-    n = x.shape[1]
     att = x[:, : i + 1] if causal else x
     q = x[:, i]
     uq, qinv = np.unique(q, return_inverse=True)

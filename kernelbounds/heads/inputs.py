@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import KernelboundsError
 from ..bits import comp, from_str
 
 SCORED = ("first", "last", "all")
@@ -25,7 +26,7 @@ MAX_INPUTS = 10**9  # families larger than this are refused before any expansion
 ALL_MAX_M, ALL_MAX_N = 16, 64  # Family.all: the extreme-class route costs 4^m (m + 1), any n
 
 
-class FamilyError(ValueError):
+class FamilyError(KernelboundsError, ValueError):
     """A family file that cannot be used; the message names the field (a JSON pointer)."""
 
 
@@ -125,7 +126,7 @@ def _listed_blocks(inputs: tuple, index, size: int = 65536):
 
 def _chain_rows_python(lb):
     """(q, sorted keys, link starts, link ends) per row, from lowerbound.witness_rows."""
-    from ..lowerbounds.assemble import witness_rows
+    from ..lowerbounds.witness import witness_rows
 
     for q, keys, links in witness_rows(lb):
         links_sorted = sorted(links)
@@ -169,7 +170,7 @@ def _chain_rows_numpy(lb):
 
 def _chain_blocks(lb, index):
     """One block per row i: the uniform inputs of its keys, then the mixed inputs of its
-    links, in the order of :func:`kernelbounds.lowerbounds.assemble.witness_family`."""
+    links, in the order of :func:`kernelbounds.lowerbounds.witness.witness_family`."""
     n, variant = lb.n, lb.variant
     rows = _chain_rows_numpy(lb) if lb.m <= 62 else _chain_rows_python(lb)
     for q, keys, starts, ends in rows:
@@ -243,7 +244,8 @@ def _listed_family(raw, where: str, scored: str, certificate: dict | None, max_i
 
 
 def _certificate_family(doc: dict, max_inputs: int) -> Family:
-    from ..lowerbounds.assemble import VARIANTS, from_certificate, witness_count
+    from ..lowerbounds.assemble import VARIANTS, from_certificate
+    from ..lowerbounds.witness import witness_count
 
     m, n, variant = doc.get("m"), doc.get("n"), doc.get("variant")
     if not isinstance(m, int) or not isinstance(n, int) or isinstance(m, bool) or isinstance(n, bool) or not (1 <= m <= 4096 and 3 <= n <= 64):

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 
+from ..errors import InvalidArgument
 from ..bits import comp, from_str, to_str
 from ..lowerbounds.amplification import chain_keys
 from ..lowerbounds.domination import dominates, factor
@@ -156,7 +158,7 @@ class Evaluation:
         """The explicit-head certificate of a head that solves every input (``Family.all``;
         docs/certificate-format-v2.md, "explicit-head"); ValueError says why there is none."""
         if not callable(self._certificate):
-            raise ValueError(self._certificate or "this evaluation has no certificate")
+            raise InvalidArgument(self._certificate or "this evaluation has no certificate")
         return self._certificate()
 
 
@@ -204,7 +206,7 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int 
             if i == j:
                 continue
             chain = chain_keys(q, c_i, c_j, schedules[(q & c_j).bit_count()])
-            for a, b in zip(chain, chain[1:]):
+            for a, b in pairwise(chain):
                 looked += 1
                 if looked > max_links:
                     return out

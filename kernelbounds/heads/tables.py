@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..errors import KernelboundsError
 from ..bits import from_str, to_str
 from ..certificate import rational
 from ..model import KernelHead, dot
@@ -20,7 +21,7 @@ from ..model import KernelHead, dot
 FORMAT = "kernelbounds-head"
 
 
-class HeadError(ValueError):
+class HeadError(KernelboundsError, ValueError):
     """A head file that cannot be read; the message names the field."""
 
 
@@ -231,7 +232,7 @@ class TableHead:
         for name, a in (("phi_k", fk), ("values", vv), ("readout w", ww), ("readout b", bb), ("tokens", toks)):
             if len(a) != count:
                 raise HeadError(f"{name}: {len(a)} rows, but phi_q has {count} (one row per token)")
-        return cls(m, dict(zip(toks, fq)), dict(zip(toks, fk)), dict(zip(toks, vv)), {x: (ww[k], bb[k]) for k, x in enumerate(toks)}).validate()
+        return cls(m, dict(zip(toks, fq, strict=True)), dict(zip(toks, fk, strict=True)), dict(zip(toks, vv, strict=True)), {x: (ww[k], bb[k]) for k, x in enumerate(toks)}).validate()
 
     @classmethod
     def from_torch(cls, module, tokens=None, m: int | None = None) -> TableHead:
@@ -269,7 +270,7 @@ class TableHead:
                 got = f"{len(out)} items" if isinstance(out, (tuple, list)) else type(out).__name__
                 raise HeadError(f"module: {what} must return ({', '.join(names)}), got {got}")
             arrays = []
-            for name, t in zip(names, out):
+            for name, t in zip(names, out, strict=True):
                 if not isinstance(t, torch.Tensor):
                     raise HeadError(f"module: {what} returned {type(t).__name__} for {name}, not a tensor")
                 arrays.append(np.asarray(t.detach().cpu().double().numpy(), dtype=np.float64))

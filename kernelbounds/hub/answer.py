@@ -37,8 +37,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from itertools import pairwise
 from math import comb
 
+from ..errors import InvalidArgument, KernelboundsError
 from . import index, stored
 from .index import FamilyMinimum, Known, StaleIndex
 
@@ -85,7 +87,7 @@ class Side:
         """A certificate that proves this side (at from_m when the closure is used; a
         restricted level-family certificate is rebuilt at m itself)."""
         if self._build is None:
-            raise ValueError(f"{self.method}: {self.detail or 'no certificate is needed or available'}")
+            raise InvalidArgument(f"{self.method}: {self.detail or 'no certificate is needed or available'}")
         return self._build()
 
 
@@ -122,7 +124,7 @@ class Answer:
 # ---------------------------------------------------------------- the claims
 
 
-class TheoryContradicted(Exception):
+class TheoryContradicted(KernelboundsError):
     """Two certified sides disagree (lower > upper, upper > upper_nonnegative or an upper
     side above 2^m): the message names both sides' certificates (CLI exit code 5)."""
 
@@ -325,9 +327,9 @@ def _committed_upper(claims, m: int, n: int) -> list[Side]:
 
 
 def _restricted_level_family(k: Known, m: int) -> dict:
-    from ..upperbounds import levelfamily
+    from ..upperbounds.levelfamily import verdicts as lf_verdicts
 
-    return levelfamily.restrict(_read(k), m)
+    return lf_verdicts.restrict(_read(k), m)
 
 
 def _computed_upper(m: int, n: int) -> list[Side]:
@@ -405,16 +407,16 @@ def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | Non
 
 def _check(m: int, n: int, variant: str, kernel: str = "nonnegative") -> None:
     if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        raise InvalidArgument(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
     if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {', '.join(KERNELS)}, not {kernel!r}")
+        raise InvalidArgument(f"kernel must be one of {', '.join(KERNELS)}, not {kernel!r}")
     if kernel == "signed-any-denominator" and variant == "position-dependent":
-        raise ValueError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators "
+        raise InvalidArgument("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators "
                          "of either sign the placement sum is no longer a convex combination); use --kernel signed or another variant")
     if not (isinstance(m, int) and 1 <= m <= MAX_M):
-        raise ValueError(f"m must be an integer in 1..{MAX_M}, not {m!r}")
+        raise InvalidArgument(f"m must be an integer in 1..{MAX_M}, not {m!r}")
     if not (isinstance(n, int) and n >= 1):
-        raise ValueError(f"n must be a positive integer, not {n!r}")
+        raise InvalidArgument(f"n must be a positive integer, not {n!r}")
 
 
 def _where(side: Side) -> str:
@@ -427,7 +429,7 @@ def enforce(a: Answer, wider: Side | None = None) -> Answer:
     lower(nonnegative), or TheoryContradicted naming both sides."""
     sides = [("lower", a.lower)] + ([] if wider is None else [("lower of the narrower kernel class", wider)])
     sides += [("upper", a.upper), ("upper_nonnegative", a.upper_nonnegative)]
-    for (name_a, x), (name_b, y) in zip(sides, sides[1:]):
+    for (name_a, x), (name_b, y) in pairwise(sides):
         if x.value > y.value:
             raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n} ({a.variant}, {a.kernel} kernel): {name_a} {x.value} by {_where(x)} > {name_b} {y.value} by {_where(y)}")
     if a.upper_nonnegative.value > 2**a.m:

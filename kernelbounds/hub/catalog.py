@@ -10,8 +10,10 @@ from pathlib import Path
 
 import re
 
-from ..upperbounds import constructions, levelfamily
+from ..upperbounds import constructions
+from ..upperbounds.levelfamily import verdicts as lf_verdicts
 from ..lowerbounds import assemble as lowerbound
+from ..lowerbounds import certify
 from .. import kernelrank as rank
 from ..lowerbounds import transcript
 
@@ -32,7 +34,7 @@ def _lower(m: int, n: int, variant: str = "position-independent") -> Entry:
 
 
 def _witness(m: int, n: int, target: int) -> Entry:
-    return Entry(f"witness-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target), listed=True))
+    return Entry(f"witness-m{m:02d}-n{n}-r{target}.json", lambda: certify.certificate(lowerbound.smallest_witness(m, n, target), listed=True))
 
 
 def _rank(name: str, m: int) -> Entry:
@@ -41,7 +43,7 @@ def _rank(name: str, m: int) -> Entry:
 
 def _upper(m: int, n: int, nonnegative: bool) -> Entry:
     """The least rank over the U4 level families (any signs, or nonnegative features)."""
-    return Entry(levelfamily.filename(m, n, nonnegative), lambda: levelfamily.least_certificate(m, n, nonnegative))
+    return Entry(lf_verdicts.filename(m, n, nonnegative), lambda: lf_verdicts.least_certificate(m, n, nonnegative))
 
 
 def _minimality(n: int, nonnegative: bool) -> Entry:
@@ -59,7 +61,7 @@ def _upper_at_scale(m: int, n: int, nonnegative: bool) -> Entry:
     (any g), replayed through the exact extreme-class check (upperbounds/replay.py)."""
     from ..upperbounds import replay
 
-    return Entry(levelfamily.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
+    return Entry(lf_verdicts.filename(m, n, nonnegative), lambda: replay.certificate(m, n, nonnegative))
 
 
 def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
@@ -67,7 +69,7 @@ def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
     an LP prefix extended by the explicit rule (any g), replayed exactly (upperbounds/extension.py)."""
     from ..upperbounds import extension
 
-    return Entry(levelfamily.filename(m, n, nonnegative), lambda: extension.certificate(m, n, nonnegative))
+    return Entry(lf_verdicts.filename(m, n, nonnegative), lambda: extension.certificate(m, n, nonnegative))
 
 
 def _rank_one_head(m: int, n: int) -> Entry:
@@ -150,7 +152,7 @@ def _lower_kernel(m: int, n: int, kernel: str, variant: str = "position-independ
 
 
 def _witness_kernel(m: int, n: int, target: int, kernel: str) -> Entry:
-    return Entry(f"witness-{kernel}-m{m:02d}-n{n}-r{target}.json", lambda: lowerbound.certificate(lowerbound.smallest_witness(m, n, target, kernel=kernel), listed=True))
+    return Entry(f"witness-{kernel}-m{m:02d}-n{n}-r{target}.json", lambda: certify.certificate(lowerbound.smallest_witness(m, n, target, kernel=kernel), listed=True))
 
 
 def _signed() -> list[Entry]:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from ..errors import InvalidArgument, KernelboundsError
+
 
 FORMAT = "kernelbounds-index"
 VERSION = 1
@@ -32,7 +34,7 @@ INDEX = "INDEX"
 ENV = "KERNELBOUNDS_CERTIFICATES"
 
 
-class StaleIndex(RuntimeError):
+class StaleIndex(KernelboundsError, RuntimeError):
     """The shipped index is missing or malformed, or a listed file's bytes changed."""
 
 
@@ -139,7 +141,7 @@ def index_meta() -> dict:
     try:
         doc = json.loads(data)
         if doc.get("format") != FORMAT or doc.get("version") != VERSION:
-            raise ValueError(f"not a {FORMAT} version {VERSION} document")
+            raise InvalidArgument(f"not a {FORMAT} version {VERSION} document")
         for e in doc["certificates"]:
             e["name"], e["sha256"], e["kind"]
         return doc

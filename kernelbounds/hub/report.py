@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from ..errors import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -125,14 +126,14 @@ def m_list(text: str) -> list[int]:
         a, _, b = span.partition("..")
         lo, hi, by = int(a), int(b or a), int(step or 1)
         if not 1 <= lo <= hi or by < 1:
-            raise ValueError(f"bad m list {text!r}")
+            raise InvalidArgument(f"bad m list {text!r}")
         out.update(range(lo, hi + 1, by))
     return sorted(out)
 
 
 def _spec(text: str) -> tuple[list[int], range, str]:
     parts = [p for p in text.split() if p not in ("--kernels", "--log2")]
-    args = dict(zip(parts[::2], parts[1::2]))
+    args = dict(zip(parts[::2], parts[1::2], strict=True))
     c, d = map(int, args["--n"].split(".."))
     return m_list(args["--m"]), range(c, d + 1), args.get("--variant", "position-independent")
 
@@ -148,7 +149,7 @@ def render_docs(text: str, jobs: int | None = 1) -> str:
         if "--kernels" in match.group(2).split():  # the signed kernel classes' lower sides (THEORY L8)
             pairs = [table(ms, ns, variant, jobs=jobs, kernel=k) if (k, variant) != ("signed-any-denominator", "position-dependent") else [None] * len(rows)
                      for k in ("signed", "signed-any-denominator")]
-            signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs)]
+            signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs, strict=True)]
         return match.group(1) + markdown(rows, signed, log2="--log2" in match.group(2).split()) + match.group(4)
 
     return DOCS_MARK.sub(one, text)

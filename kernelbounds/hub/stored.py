@@ -21,6 +21,8 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
+from ..errors import InvalidArgument
+
 
 FORMAT = "kernelbounds-computed"
 VERSION = 1
@@ -123,7 +125,7 @@ class Stored:
 
     def __init__(self, doc: dict):
         if doc.get("format") != FORMAT or doc.get("version") != VERSION:
-            raise ValueError(f"not a {FORMAT} version {VERSION} document")
+            raise InvalidArgument(f"not a {FORMAT} version {VERSION} document")
         self.cells = {(c["m"], c["n"], c["variant"]): c for c in doc["cells"]}
         self.chains = {(c["m"], c["n"]): c for c in doc["chains"]}
         self.code_files = doc["code_files"]

@@ -122,7 +122,7 @@ def check_folder(target: str | Path, jobs: int | None = None) -> dict[str, tuple
     """Every *.json file of a folder with the checker's verdict (for the index alone)."""
     paths = sorted(Path(target).glob("*.json"))
     verdicts = tracked(_check_path, [str(p) for p in paths], jobs, "check", "file")
-    return {p.name: (p.read_bytes(), v) for p, v in zip(paths, verdicts)}
+    return {p.name: (p.read_bytes(), v) for p, v in zip(paths, verdicts, strict=True)}
 
 
 def _check_path(path: str) -> Verdict:

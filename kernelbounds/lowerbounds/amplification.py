@@ -8,7 +8,9 @@ product over compositions of g into parts >= 2 (R_n(0) = 1, R_n(1) undefined).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import pairwise
 
+from ..errors import InvalidArgument
 from ..bits import low_bits
 from .domination import factor
 
@@ -21,7 +23,7 @@ def best_schedule(n: int, g: int) -> tuple[int, tuple[int, ...]] | None:
     None for g = 1 (no composition); (1, ()) for g = 0.
     """
     if n < 3:
-        raise ValueError("amplification needs n >= 3 (R_2 = 0)")
+        raise InvalidArgument("amplification needs n >= 3 (R_2 = 0)")
     if g == 0:
         return 1, ()
     best: tuple[int, tuple[int, ...]] | None = None
@@ -39,7 +41,7 @@ def R(n: int, g: int) -> int:
     """R_n(g); raises ValueError for g = 1, where no chain exists."""
     sched = best_schedule(n, g)
     if sched is None:
-        raise ValueError("R_n(1) is undefined: a single gap of 1 gives no bound")
+        raise InvalidArgument("R_n(1) is undefined: a single gap of 1 gives no bound")
     return sched[0]
 
 
@@ -54,9 +56,9 @@ def chain_levels(parts: tuple[int, ...]) -> tuple[int, ...]:
 def chain_product(n: int, levels: tuple[int, ...]) -> int:
     """prod over links of (n-2)(d-1); every gap must be >= 2."""
     product = 1
-    for a, b in zip(levels, levels[1:]):
+    for a, b in pairwise(levels):
         if b - a < 2:
-            raise ValueError(f"link {a} -> {b} has gap < 2")
+            raise InvalidArgument(f"link {a} -> {b} has gap < 2")
         product *= factor(n, b - a)
     return product
 

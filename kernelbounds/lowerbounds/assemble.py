@@ -12,18 +12,16 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from ..errors import InvalidArgument
 from .amplification import best_schedule, chain_levels
-from ..bits import to_str  # noqa: F401  (re-exported)
-from .certify import KERNELS, _PerEntry, _Ranked, certificate, check_kernel, kernel_fields, linear_certificate  # noqa: F401  (re-exported)
+from .certify import _PerEntry, _Ranked, certificate, check_kernel, linear_certificate
 from .codes import Code
 from .codes.library import candidates
 from .codes.linear import LinearCode
-from .orbitform import MAX_ORBITS, Orbit, OrbitLowerBound, assemble_linear_orbits, assemble_listed_orbits, assemble_orbits, orbit_rows  # noqa: F401  (re-exported)
+from .orbitform import assemble_linear_orbits, assemble_listed_orbits
 from .rankbound import RankBound, best_rank_bound
 from .symmetry import is_permutation
-from .witness import (  # noqa: F401  (re-exported)
-    linear_witness_count, mixed_inputs, placements, uniform_input, witness_count, witness_family, witness_rows,
-)
+from .witness import linear_witness_count, witness_count
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 
@@ -59,12 +57,12 @@ class LowerBound(_PerEntry):
 def assemble(code: Code, n: int, variant: str = "position-independent") -> LowerBound:
     """The best per-entry bound for this code at length n."""
     if n < 3:
-        raise ValueError("the lower bound needs n >= 3")
+        raise InvalidArgument("the lower bound needs n >= 3")
     if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}")
+        raise InvalidArgument(f"unknown variant {variant!r}")
     gaps = code.gaps()
     if min(gaps) < 2:
-        raise ValueError(f"code {code.name} has a pair with gap {min(gaps)} < 2")
+        raise InvalidArgument(f"code {code.name} has a pair with gap {min(gaps)} < 2")
     schedules, products = {}, Counter()
     for g, count in sorted(gaps.items()):
         value, parts = best_schedule(n, g)
@@ -201,7 +199,7 @@ def best(m: int, n: int, variant: str = "position-independent", thorough: bool =
     it once ran there (15-50 s per m) was weaker."""
     check_kernel(kernel, variant)
     if m > SEARCH_MAX_M:
-        raise ValueError(f"the code search runs for m <= {SEARCH_MAX_M}; above, the lower side is the committed direct sums of THEORY L9 (lowerbounds.directsum)")
+        raise InvalidArgument(f"the code search runs for m <= {SEARCH_MAX_M}; above, the lower side is the committed direct sums of THEORY L9 (lowerbounds.directsum)")
     if kernel != "nonnegative":
         found = best(m, n, variant, thorough)
         return found.with_kernel(kernel)
@@ -248,7 +246,7 @@ class TrivialLowerBound:
         return replace(self, kernel=kernel)
 
     def certificate(self) -> dict:
-        raise ValueError(f"no code with two words at gap >= 2 fits in m = {self.m} bits: only the trivial bound r >= 1, which needs no certificate")
+        raise InvalidArgument(f"no code with two words at gap >= 2 fits in m = {self.m} bits: only the trivial bound r >= 1, which needs no certificate")
 
     def describe(self) -> dict:
         return {"code": "none", "size": 0, "weight": None, "min_gap": None, "gaps": None, "form": self.form, "orbits": None}
@@ -277,13 +275,13 @@ def from_certificate(doc: dict) -> LowerBoundForm:
     ValueError when the document does not describe a well-formed bound (the checker
     decides whether its claims hold)."""
     if doc.get("kind") != "lower-bound":
-        raise ValueError("not a lower-bound certificate")
+        raise InvalidArgument("not a lower-bound certificate")
     m, n, variant, k = doc["m"], doc["n"], doc["variant"], doc["claims"]["k"]
     kernel = doc.get("kernel", "nonnegative")
     try:
         check_kernel(kernel, variant)
     except ValueError as exc:
-        raise ValueError(f"not a well-formed lower-bound certificate: {exc}") from None
+        raise InvalidArgument(f"not a well-formed lower-bound certificate: {exc}") from None
     return _from_certificate(doc, m, n, variant, k).with_kernel(kernel)
 
 
@@ -299,14 +297,14 @@ def _from_certificate(doc: dict, m: int, n: int, variant: str, k: int) -> LowerB
         if "symmetry" in doc:
             perms = tuple(tuple(p) for p in doc["symmetry"]["permutations"])
             if not all(is_permutation(p, m) for p in perms):
-                raise ValueError("a listed permutation is not a permutation of 0..m-1")
+                raise InvalidArgument("a listed permutation is not a permutation of 0..m-1")
             if "linear" in code_doc:
                 lin = LinearCode(name, m, tuple(from_str(r) for r in code_doc["linear"]["generator"]), perms)
                 lb = assemble_linear_orbits(lin, code_doc["linear"]["weight"], n, variant)
             else:
                 lb = assemble_listed_orbits(Code(name, m, tuple(from_str(w) for w in code_doc["words"])), perms, n, variant)
             if lb is None:
-                raise ValueError("the code has fewer than two words or a gap < 2")
+                raise InvalidArgument("the code has fewer than two words or a gap < 2")
             products = Counter()
             for g, c in lb.gaps.items():
                 products[chain_product(n, schedules[g])] += c
@@ -328,7 +326,7 @@ def _from_certificate(doc: dict, m: int, n: int, variant: str, k: int) -> LowerB
         rank = RankBound(least_rank(k, threshold(code.size, products, k)), k)
         return LowerBound(m, n, variant, code, gaps, schedules, dict(products), rank)
     except (KeyError, TypeError, AttributeError, IndexError, OverflowError) as exc:
-        raise ValueError(f"not a well-formed lower-bound certificate: {exc!r}") from None
+        raise InvalidArgument(f"not a well-formed lower-bound certificate: {exc!r}") from None
 
 
 def summary(lb: LowerBoundForm) -> dict:

@@ -9,11 +9,16 @@ module.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from ..errors import InvalidArgument, KernelboundsError
 from ..bits import to_str
 from ..certificate import canonical_json, header
 from .rankbound import RankBound
 from .witness import linear_witness_count, witness_count, witness_family
+
+if TYPE_CHECKING:  # for annotations only: assemble imports this module
+    from .assemble import LinearLowerBound, LowerBound
 
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # THEORY §1, L8
 
@@ -22,9 +27,9 @@ def check_kernel(kernel: str, variant: str) -> None:
     """ValueError for an unknown kernel class, or signed-any-denominator with the
     position-dependent variant (THEORY L8 (b): not covered)."""
     if kernel not in KERNELS:
-        raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
+        raise InvalidArgument(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
     if kernel == "signed-any-denominator" and variant == "position-dependent":
-        raise ValueError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators of "
+        raise InvalidArgument("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators of "
                          "either sign the placement sum is no longer a convex combination); use kernel signed or another variant")
 
 
@@ -102,7 +107,7 @@ def listed_size(lb: LowerBound, kernel: str | None = None) -> int:
     return len(canonical_json(certificate(lb, False, kernel))) + 18 + k * (n * (m + 8) + 10)
 
 
-class ListedTooLarge(ValueError):
+class ListedTooLarge(KernelboundsError, ValueError):
     """A certificate whose listed witness family is over the checker's limits, refused
     before the family is built."""
 

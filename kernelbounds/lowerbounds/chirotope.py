@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from ..errors import InvalidArgument
 from ..bits import inner
 
 
@@ -51,7 +52,7 @@ class Encoding:
 
     def __init__(self, k: int, r: int, patterns):
         if not 2 <= r <= k:
-            raise ValueError(f"need 2 <= r <= number of queries, got r = {r}, k = {k}")
+            raise InvalidArgument(f"need 2 <= r <= number of queries, got r = {r}, k = {k}")
         self.k, self.r = k, r
         self.index = {t: i + 1 for i, t in enumerate(combinations(range(k), r))}
         self.patterns = list(dict.fromkeys(patterns))  # pair order, first occurrence
@@ -94,7 +95,7 @@ class Encoding:
                 variables = [w for u, v, _ in factors for w in (u, v)]
                 for *_, values in sorted(bad):  # the spec's order: all +1 first, then by x1, x3, x5
                     # the clause "not this assignment": each literal false under it
-                    self._add(tuple(-w if x > 0 else w for w, x in zip(variables, values)))
+                    self._add(tuple(-w if x > 0 else w for w, x in zip(variables, values, strict=True)))
 
     def _cramer(self) -> None:
         """Per pattern and forced (r+1)-subset: the coefficients are not all of one sign."""

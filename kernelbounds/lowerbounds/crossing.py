@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 
+from ..errors import InvalidArgument
 from ..bits import inner, to_str
 from ..certificate import header
 from .assemble import VARIANTS
@@ -127,7 +128,7 @@ class Crossing:
     def witness_inputs(self) -> tuple[tuple[int, ...], ...]:
         """Per pair and forced query: both uniform inputs and the mixed input(s) with the
         lower-level key once (every placement for position-dependent maps)."""
-        incidences = ((q, a, b) for (a, b), (pos, neg) in zip(self.pairs, self.sets) for q in sorted(pos + neg))
+        incidences = ((q, a, b) for (a, b), (pos, neg) in zip(self.pairs, self.sets, strict=True) for q in sorted(pos + neg))
         return forced_family(incidences, self.n, self.variant)
 
     @property
@@ -136,7 +137,7 @@ class Crossing:
 
     def certificate(self) -> dict:
         if not self.is_core:
-            raise ValueError("not a core: some direction choice is acyclic, so no crossing certificate exists")
+            raise InvalidArgument("not a core: some direction choice is acyclic, so no crossing certificate exists")
         m = self.m
         doc = header("crossing", version=2)
         doc.update(
@@ -157,11 +158,11 @@ def refute(m: int, n: int = 3, variant: str = "position-independent", pairs=None
     """The crossing object for the given pairs (tokens as ints or '0'/'1' strings);
     default: CORE_M5 at m = 5, else the pairs :func:`search` finds (a ValueError if none)."""
     if n < 3 or variant not in VARIANTS:
-        raise ValueError(f"single crossing needs n >= 3 and a variant in {VARIANTS}")
+        raise InvalidArgument(f"single crossing needs n >= 3 and a variant in {VARIANTS}")
     if pairs is None:
         pairs = CORE_M5 if m == 5 else search(m).pairs
         if pairs is None:
-            raise ValueError(f"no crossing core found at m = {m}")
+            raise InvalidArgument(f"no crossing core found at m = {m}")
     parsed = tuple(tuple(_token(x) for x in p) for p in pairs)
     return Crossing(m, n, variant, parsed)
 

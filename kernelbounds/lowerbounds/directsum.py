@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product as cartesian
 
+from ..errors import InvalidArgument
 from ..bits import to_str
 from ..certificate import header
 from .amplification import best_schedule, chain_levels
@@ -206,7 +207,7 @@ class DirectSumBound(_PerEntry):
 def direct_sum(parts: tuple[tuple[str | Component, int], ...], n: int, variant: str = "position-independent", kernel: str = "nonnegative") -> DirectSumBound:
     """The bound of the direct sum of components (a library name or a Component, copies) at length n."""
     if n < 3:
-        raise ValueError("the lower bound needs n >= 3")
+        raise InvalidArgument("the lower bound needs n >= 3")
     check_kernel(kernel, variant)
     lib = library()
     resolved = tuple((lib[c] if isinstance(c, str) else c, copies) for c, copies in parts)
@@ -293,7 +294,7 @@ def best(m: int, n: int, variant: str = "position-independent", kernel: str = "n
     recorded search result at the committed lengths, else the search)."""
     parts = RECORDED.get((m, n)) or best_parts(m, n)
     if parts is None:
-        raise ValueError(f"no sum of the library's components (lengths 16, 24, 32, 64) has length {m}")
+        raise InvalidArgument(f"no sum of the library's components (lengths 16, 24, 32, 64) has length {m}")
     return direct_sum(parts, n, variant, kernel)
 
 

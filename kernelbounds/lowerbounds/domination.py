@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from ..errors import InvalidArgument
+
 
 HALF = Fraction(1, 2)
 
@@ -67,7 +69,7 @@ def tight_row(n: int, s: int, d: int, eps: Fraction) -> Row:
     with small u, v; K(a)/K(b) is set just above the value where y(S_M) reaches s + 1/2."""
     rho = factor(n, d)
     if rho < 1:
-        raise ValueError("tightness needs (n-2)(d-1) >= 1")
+        raise InvalidArgument("tightness needs (n-2)(d-1) >= 1")
     u = v = eps / (4 * (d + 1))
     fa, fb = s - HALF + u, s + d - HALF + v
     # y(S_M) = (ka fa + (n-2) kb fb) / (ka + (n-2) kb) < s + 1/2  <=>  ka / kb > (n-2)(fb - s - 1/2)/(s + 1/2 - fa)
@@ -102,7 +104,7 @@ def positional_outputs(row: PositionalRow) -> tuple[Fraction | None, Fraction | 
         k = [row.ka[j] if w == "a" else row.kb[j] for j, w in enumerate(which)]
         f = [row.fa[j] if w == "a" else row.fb[j] for j, w in enumerate(which)]
         den = row.k0 + sum(k)
-        return None if den <= 0 else (row.k0 * row.fq + sum(x * v for x, v in zip(k, f))) / den
+        return None if den <= 0 else (row.k0 * row.fq + sum(x * v for x, v in zip(k, f, strict=True))) / den
 
     t = row.keys
     return y(["a"] * t), y(["b"] * t), [y(["a" if j == i else "b" for j in range(t)]) for i in range(t)]

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from ..errors import InvalidArgument
+
 
 MAX_K = 64
 
@@ -50,9 +52,9 @@ def best_rank_bound(n_rows: int, product_counts: Mapping[int, int], max_k: int =
     bound, so stopping early only costs strength, never soundness.
     """
     if n_rows < 2:
-        raise ValueError("the bound needs N >= 2")
+        raise InvalidArgument("the bound needs N >= 2")
     if any(p < 1 for p in product_counts):
-        raise ValueError("every chain product must be >= 1")
+        raise InvalidArgument("every chain product must be >= 1")
     best = RankBound(0, 0)
     for k in range(1, max_k + 1):
         r = least_rank(k, threshold(n_rows, product_counts, k))

@@ -22,6 +22,7 @@ from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 
+from ..errors import InvalidArgument, KernelboundsError
 from ..bits import inner, to_str, tokens_of_weight
 from ..certificate import header
 from .assemble import VARIANTS
@@ -39,15 +40,15 @@ STORE_FORMAT = "kernelbounds-refutation-proofs"
 KERNELS = ("signed", "nonnegative")
 
 
-class SolverMissing(RuntimeError):
+class SolverMissing(KernelboundsError, RuntimeError):
     pass
 
 
-class SolverTimeout(RuntimeError):
+class SolverTimeout(KernelboundsError, RuntimeError):
     """The search's time limit passed before the solver answered (nothing is proved)."""
 
 
-class NotRefuted(ValueError):
+class NotRefuted(KernelboundsError, ValueError):
     """The first CNF is satisfiable: the candidate queries do not refute the rank."""
 
 
@@ -238,7 +239,7 @@ class Refutation:
 
     def certificate(self) -> dict:
         if self.variant not in VARIANTS:
-            raise ValueError(f"unknown variant {self.variant!r}")
+            raise InvalidArgument(f"unknown variant {self.variant!r}")
         m = self.m
         doc = header("rank-refutation", version=2)
         doc.update(

@@ -15,9 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..errors import InvalidArgument
 from ..bits import inner, to_str
 from ..certificate import header
-from .assemble import VARIANTS, mixed_inputs, placements, uniform_input
+from .assemble import VARIANTS
+from .witness import mixed_inputs, placements, uniform_input
 from .domination import factor
 
 RULE = "disjoint-pairs"
@@ -67,7 +69,7 @@ class Orthant:
             return self.given[1]
         t, queries = self.t, self.queries
         if t > MAX_T:
-            raise ValueError(f"t = {t} queries: 2^{t - 1} pairs is over the limit t <= {MAX_T}")
+            raise InvalidArgument(f"t = {t} queries: 2^{t - 1} pairs is over the limit t <= {MAX_T}")
         out = []
         for c in range(2 ** (t - 1)):
             a = queries[0] + sum(queries[i] for i in range(1, t) if c >> (i - 1) & 1)
@@ -86,7 +88,7 @@ class Orthant:
         """'+' when L1 forces K(q, b) > K(q, a) (<q,a> - <q,b> >= 2), '-' for the reverse."""
         d = inner(q, a) - inner(q, b)
         if abs(d) < 2 or factor(self.n, abs(d)) < 1:
-            raise ValueError(f"the sign of query {q} on ({a}, {b}) is not forced (gap {abs(d)})")
+            raise InvalidArgument(f"the sign of query {q} on ({a}, {b}) is not forced (gap {abs(d)})")
         return "+" if d > 0 else "-"
 
     def pattern(self, e: int) -> str:
@@ -134,5 +136,5 @@ def orthant(m: int, n: int = 3, variant: str = "position-independent") -> Orthan
     """THEORY L7's family at (m, n, variant): bound floor(m/2) (m >= 2, n >= 3); the pairs
     are built on first use (a certificate needs floor(m/2) <= 20)."""
     if m < 2 or n < 3 or variant not in VARIANTS:
-        raise ValueError(f"the orthant family needs m >= 2, n >= 3 and a variant in {VARIANTS}; got m={m}, n={n}, {variant!r}")
+        raise InvalidArgument(f"the orthant family needs m >= 2, n >= 3 and a variant in {VARIANTS}; got m={m}, n={n}, {variant!r}")
     return Orthant(m, n, variant)

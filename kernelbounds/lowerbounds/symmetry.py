@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from ..errors import InvalidArgument
+
 
 Perm = tuple[int, ...]
 
@@ -90,7 +92,7 @@ def restricted(images: Perm, m: int) -> Perm:
     """images restricted to the coordinates 0..m-1 (which it must map onto themselves)."""
     out = tuple(images[:m])
     if not is_permutation(out, m):
-        raise ValueError("the permutation does not preserve the first m coordinates")
+        raise InvalidArgument("the permutation does not preserve the first m coordinates")
     return out
 
 
@@ -115,14 +117,14 @@ def orbits(words: np.ndarray, perms: Sequence[Perm]) -> Orbits:
 
     words = np.asarray(words, dtype=np.uint64)
     if len(words) > 1 and not (words[1:] > words[:-1]).all():
-        raise ValueError("words must be sorted and distinct")
+        raise InvalidArgument("words must be sorted and distinct")
     n = len(words)
     src, dst = [], []
     for p in perms:
         img = apply(p, words)
         idx = np.searchsorted(words, img)
         if (idx >= n).any() or (words[np.minimum(idx, n - 1)] != img).any():
-            raise ValueError("a permutation maps a word outside the code")
+            raise InvalidArgument("a permutation maps a word outside the code")
         src.append(np.arange(n))
         dst.append(idx)
     if perms:

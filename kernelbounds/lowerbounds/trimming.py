@@ -11,9 +11,11 @@ result; nothing here is trusted.
 """
 
 from __future__ import annotations
+from ..errors import KernelboundsError
 
 
-class InvalidProof(ValueError):
+
+class InvalidProof(KernelboundsError, ValueError):
     """The solver's proof is not a valid RUP proof of the formula: a line that is not a
     clause, a lemma that is not RUP, or no empty clause.  The solver answered UNSAT but its
     proof does not show it, so nothing is proved (the CLI's exit 6)."""

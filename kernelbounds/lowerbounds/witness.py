@@ -8,12 +8,17 @@ module; :func:`.assemble.smallest_witness` picks the smallest family for a targe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .amplification import chain_keys
 from ..bits import comp, low_bits
-from .codes import intersection_matrix
+from .codes.verify import intersection_matrix
+
+if TYPE_CHECKING:  # for annotations only: assemble imports this module
+    from .assemble import LinearLowerBound, LowerBound
 
 
 def placements(variant: str, n: int) -> int:
@@ -34,7 +39,7 @@ def witness_rows(lb: LowerBound) -> Iterator[tuple[int, set[int], set[tuple[int,
             levels = lb.schedules[(q & c_j).bit_count()]
             chain = chain_keys(q, c_i, c_j, levels)
             keys.update(chain)
-            links.update(zip(chain, chain[1:]))
+            links.update(pairwise(chain))
         yield q, keys, links
 
 
@@ -56,7 +61,7 @@ def witness_count(lb: LowerBound) -> int:
         tokens, prefix_links, prev = {}, set(), {}
         for g in used:
             chain = [c_i] + [tokens.setdefault(l, low_bits(q, l)) for l in lb.schedules[g][1:-1]]
-            prefix_links.update(zip(chain, chain[1:]))
+            prefix_links.update(pairwise(chain))
             prev[g] = chain[-1]
         shared = [position[t] for t in set(tokens.values()) & index]  # intermediates that are code words
         collisions = sum(1 for j in shared if j != i and (prev[int(gaps_row[j])], words[j]) in prefix_links)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from ..errors import InvalidArgument
+
 
 NAMES = ("certificate-v1", "certificate-v2", "head-v1")
 
@@ -14,5 +16,5 @@ NAMES = ("certificate-v1", "certificate-v2", "head-v1")
 def load(name: str) -> dict:
     """The schema ``name`` (one of NAMES) as a dict."""
     if name not in NAMES:
-        raise ValueError(f"unknown schema {name!r}: one of {', '.join(NAMES)}")
+        raise InvalidArgument(f"unknown schema {name!r}: one of {', '.join(NAMES)}")
     return json.loads(resources.files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8"))

@@ -29,6 +29,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
+from ..errors import InvalidArgument
 from . import complementbasis
 
 BETA = 16
@@ -39,7 +40,7 @@ def reach_bound(k: int, n: int) -> int:
     """U(k): an upper bound on the reach of every g >= 0 supported on [0, k] (module doc),
     for n >= 3: the first X > k with (n - 2)(d - 1) C(X - d, k) >= C(X, k) for some d, less 1."""
     if n < 3:
-        raise ValueError("the reach bound needs n >= 3")
+        raise InvalidArgument("the reach bound needs n >= 3")
     X = k
     while True:
         X += 1
@@ -140,7 +141,7 @@ def least_extension(base: dict[int, int], base_reach: int, m: int, n: int) -> tu
 
     dfs((), start, min(base_reach, m), 0)
     if best[0] is None:
-        raise ValueError(f"no extension reaches m = {m} at n = {n}")
+        raise InvalidArgument(f"no extension reaches m = {m} at n = {n}")
     return best[1], dict(best[2]), best[0], nodes[0]
 
 
@@ -158,7 +159,7 @@ def explicit(m: int, n: int) -> complementbasis.Construction:
     Returns a :class:`complementbasis.Construction` (``.rank``, ``.support``, ``.g`` exact,
     ``.certificate()``).  Deterministic; n >= 3 and 1 <= m (fast for m <= 64, n <= 8)."""
     if n < 3 or m < 1:
-        raise ValueError("the explicit chain is defined for n >= 3 and m >= 1")
+        raise InvalidArgument("the explicit chain is defined for n >= 3 and m >= 1")
     chain, c, nodes = least_chain(m, n)
     reach, g = _chain_reach(chain, n)
     found = complementbasis.decide(dict(g), m, n, "explicit chain", {"nodes": nodes, "reach": reach, "chain": list(chain)})

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, lcm
+from ..errors import InvalidArgument
+
 
 HALF = Fraction(1, 2)
 
@@ -202,13 +204,13 @@ def restrict(doc: dict, m: int) -> dict:
     every n; the same document as levelfamily.restrict, which enumerates every class.
     A minimality section is dropped."""
     if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
-        raise ValueError("complementbasis.restrict needs a complement-basis, affine-readout certificate")
+        raise InvalidArgument("complementbasis.restrict needs a complement-basis, affine-readout certificate")
     if not 1 <= m <= doc["m"]:
-        raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
+        raise InvalidArgument(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
     n, eps = doc["n"], Fraction(doc["readout"]["eps"])
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
     v = verdict(g, m, n)
     if not v.ok or not 0 < eps < v.room:  # impossible for a valid certificate: its classes include these
-        raise ValueError(f"the restriction to m = {m} fails the exact class check")
+        raise InvalidArgument(f"the restriction to m = {m} fails the exact class check")
     worst, _ = _worst(kernel(integral(g), m), m, n, eps)
     return certificate(g, eps, worst, m, n)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 
+from ..errors import InvalidArgument, KernelboundsError
 from ..bits import popcount
 from ..certificate import header, rational
 from ..classes import LevelProfile, worst_error_by_classes
@@ -37,7 +38,7 @@ class TensorKernel:
     def gram(self) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
         """G[a][b] = <f(a), g(b)>."""
         f, g = (self.f0, self.f1), (self.g0, self.g1)
-        return tuple(tuple(sum((u * v for u, v in zip(f[a], g[b])), Fraction(0)) for b in (0, 1)) for a in (0, 1))
+        return tuple(tuple(sum((u * v for u, v in zip(f[a], g[b], strict=True)), Fraction(0)) for b in (0, 1)) for a in (0, 1))
 
     @property
     def c(self) -> Fraction:
@@ -119,7 +120,7 @@ class Construction:
             def score_weight(q: int, i: int, z: int, j: int) -> Fraction:
                 qv = [sum(w_q[r][c] * ((q >> c) & 1) for c in range(m)) for r in range(m)]
                 zv = [sum(w_k[r][c] * ((z >> c) & 1) for c in range(m)) for r in range(m)]
-                return base ** sum(a * b for a, b in zip(qv, zv))
+                return base ** sum(a * b for a, b in zip(qv, zv, strict=True))
 
             return KernelHead(score_weight, value, readout)
         ker = self.kernel
@@ -129,7 +130,7 @@ class Construction:
 def tensor_constant(n: int) -> Fraction:
     """c = 1/(2n-1) in (0, 1/(2(n-1))) for n >= 2 (THEORY U2)."""
     if n < 1:
-        raise ValueError("n must be >= 1")
+        raise InvalidArgument("n must be >= 1")
     return Fraction(1, 2 * n - 1)
 
 
@@ -151,7 +152,7 @@ def softmax(m: int, n: int) -> Construction:
 CONSTRUCTIONS = {"rank1": rank1, "tensor": tensor, "softmax": softmax}
 
 
-class ConstructionFails(ValueError):
+class ConstructionFails(KernelboundsError, ValueError):
     """The construction does not solve the requested length (no certificate is written)."""
 
 

@@ -34,6 +34,7 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
+from ..errors import InvalidArgument
 from . import chain, complementbasis, replay
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "extension-answers.json"
@@ -122,7 +123,7 @@ def best(m: int, n: int, bases: list[dict]) -> tuple[complementbasis.Constructio
         if top is None or total < top[0]:
             top = (total, b, added, g)
     if top is None:
-        raise ValueError(f"no base extends to m = {m} at n = {n}")
+        raise InvalidArgument(f"no base extends to m = {m} at n = {n}")
     total, b, added, g = top
     found = complementbasis.decide(g, m, n, "LP prefix + explicit extension")
     if found is None:  # every reach above is exact: this would be a bug, never a silent answer
@@ -148,10 +149,10 @@ def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
     """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
     e = replay._read(path, FORMAT).get((m, n))
     if e is None:
-        raise ValueError(f"no stored signed answer above m = 64 for m = {m}, n = {n}")
+        raise InvalidArgument(f"no stored signed answer above m = 64 for m = {m}, n = {n}")
     found = complementbasis.decide({int(j): Fraction(v) for j, v in e["g"]}, m, n, "LP prefix + explicit extension", {"base": e["base"]})
     if found is None:
-        raise ValueError(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
+        raise InvalidArgument(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
     return found
 
 

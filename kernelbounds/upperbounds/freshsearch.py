@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import comb
+from ..errors import KernelboundsError
+
 
 MAX_CLASSES = 20_000  # C(m+n, n) level classes: beyond this one LP per support is too slow
 
 
-class Refused(ValueError):
+class Refused(KernelboundsError, ValueError):
     """The request cannot be searched (one line: why, and what would work)."""
 
 
@@ -56,13 +58,13 @@ def run(m: int, n: int, basis: str = "best", readout: str = "best", nonnegative:
 
         found = prefix.search(m, n, nonnegative=nonnegative, progress=progress)
         return Search(m, n, "prefix", found.certificate(), found=found)
-    from . import levelfamily
+    from .levelfamily import families as lf_families, verdicts as lf_verdicts
 
-    fams = levelfamily.families(basis, readout, nonnegative)
+    fams = lf_families.families(basis, readout, nonnegative)
     with bar(len(fams), f"level families m={m} n={n}", "family") if progress else bar(0, "", "") as b:
-        results = levelfamily.solve_families(fams, m, n, prove=prove_minimal)
+        results = lf_verdicts.solve_families(fams, m, n, prove=prove_minimal)
         b.update(len(fams))
-    best = levelfamily.best(results)
+    best = lf_verdicts.best(results)
     if best is None:
         return None
-    return Search(m, n, "families", levelfamily.certificate(best.found, best.refutations if best.proved else None), best=best, results=results)
+    return Search(m, n, "families", lf_verdicts.certificate(best.found, best.refutations if best.proved else None), best=best, results=results)

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from ..errors import InvalidArgument
+
 
 HALF = Fraction(1, 2)
 
@@ -62,7 +64,7 @@ class ExplicitHead:
 
     def weights(self, q: int) -> list[Fraction]:
         p = self.phi[q]
-        return [sum((a * b for a, b in zip(p, s)), Fraction(0)) for s in self.psi]
+        return [sum((a * b for a, b in zip(p, s, strict=True)), Fraction(0)) for s in self.psi]
 
     @property
     def nonnegative_features(self) -> bool:
@@ -91,9 +93,9 @@ def integer_weights(head: ExplicitHead) -> list[tuple[list[int], list[int]]]:
     out = []
     for q in range(T):
         Phi, _ = _common(list(head.phi[q]))
-        W = [sum(a * b for a, b in zip(Phi, Psi[z])) for z in range(T)]
+        W = [sum(a * b for a, b in zip(Phi, Psi[z], strict=True)) for z in range(T)]
         Fq, d = _common(list(head.F[q]))
-        out.append(([d * w for w in W], [w * f for w, f in zip(W, Fq)]))
+        out.append(([d * w for w in W], [w * f for w, f in zip(W, Fq, strict=True)]))
     return out
 
 
@@ -159,7 +161,7 @@ def certificate(head: ExplicitHead) -> dict:
     attaining it, the feature rank and the value dimension."""
     found = worst_error(head)
     if found is None or found[0] >= HALF:
-        raise ValueError("the head does not solve length n")  # searches only return verified heads
+        raise InvalidArgument("the head does not solve length n")  # searches only return verified heads
     return document(head, *found)
 
 

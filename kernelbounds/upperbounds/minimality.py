@@ -87,7 +87,7 @@ def satisfies(g: list[Fraction], n: int, reach: int) -> bool:
     the common denominator."""
     den = lcm(*(x.denominator for x in g))
     ints = [x.numerator * (den // x.denominator) for x in g]
-    return all(sum(a * b for a, b in zip(r, ints)) < 0 for _, r in rows(n, len(g) - 1, reach))
+    return all(sum(a * b for a, b in zip(r, ints, strict=True)) < 0 for _, r in rows(n, len(g) - 1, reach))
 
 
 # ---------------------------------------------------------------- float proposals
@@ -223,7 +223,7 @@ def _refute_scaled(labelled, table, cs: np.ndarray, nonnegative: bool, k: int) -
             for tol in (1e-12, 1e-10, 1e-8, 1e-6, 1e-4):
                 tight = [int(v) for v in np.flatnonzero(np.abs(combo) <= tol * scale)]
                 sol = _solve_exact(picked, tight, nonnegative, k)
-                if sol is not None and any(v > 0 and labelled[i][0][0] == "class" for v, i in zip(sol, active)):
+                if sol is not None and any(v > 0 and labelled[i][0][0] == "class" for v, i in zip(sol, active, strict=True)):
                     return _integral(labelled, active, sol)
                 if not nonnegative:
                     break
@@ -234,7 +234,7 @@ def _integral(labelled, active: list[int], sol: list[Fraction]) -> Refutation:
     den = lcm(*(v.denominator for v in sol))
     ints = [int(v * den) for v in sol]
     common = reduce(gcd, [x for x in ints if x])
-    pairs = sorted((labelled[i][0], x // common) for i, x in zip(active, ints) if x)
+    pairs = sorted((labelled[i][0], x // common) for i, x in zip(active, ints, strict=True) if x)
     return Refutation(tuple(pairs))
 
 
@@ -243,7 +243,7 @@ def combination(refutation: Refutation, k: int) -> list[int]:
     total = [0] * (k + 1)
     for label, y in refutation.multipliers:
         r = weight_row(label[1], k) if label[0] == "weight" else class_row(label[1], label[2], k)
-        total = [t + y * c for t, c in zip(total, r)]
+        total = [t + y * c for t, c in zip(total, r, strict=True)]
     return total
 
 

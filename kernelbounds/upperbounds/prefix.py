@@ -34,6 +34,7 @@ from math import comb
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from . import chain, complementbasis
 
 BETA = 16
@@ -326,7 +327,7 @@ def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = No
     :class:`complementbasis.Construction` (``.rank``, ``.support``, ``.g`` exact,
     ``.certificate()``), never worse than the explicit chain, decided exactly."""
     if n < 3 or not 1 <= m <= TOP:
-        raise ValueError(f"the prefix search is defined for n >= 3 and 1 <= m <= {TOP}")
+        raise InvalidArgument(f"the prefix search is defined for n >= 3 and 1 <= m <= {TOP}")
     from ..progress import bar
 
     start = time.monotonic()

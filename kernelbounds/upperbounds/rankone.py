@@ -32,6 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from .generalheads import ExplicitHead, extreme_class_inputs, target, token_string, worst_error
 
 
@@ -158,7 +159,7 @@ def _exact_point(E: list[list[int]], y: np.ndarray) -> list[Fraction] | None:
     vectors = [[x / max(abs(v) for v in vec) for x in vec] for vec in vectors]
     B = np.array([[float(x) for x in vec] for vec in vectors]).T
     coef, *_ = np.linalg.lstsq(B, y / y.max(), rcond=None)
-    point = [sum((Fraction(float(c)) * vec[i] for c, vec in zip(coef, vectors)), Fraction(0)) for i in range(len(y))]
+    point = [sum((Fraction(float(c)) * vec[i] for c, vec in zip(coef, vectors, strict=True)), Fraction(0)) for i in range(len(y))]
     return point if all(x > 0 for x in point) else None
 
 
@@ -167,29 +168,29 @@ def _reduce(rows_u: list[list[int]], rows_psi: list[list[int]], y: list[Fraction
     dimension >= 2, move along a second null vector until an entry of y (or a psi
     coefficient, which must stay <= 0) reaches 0.  Returns (kept indices, y on them)."""
     idx = list(range(len(y)))
-    tight = [j for j, row in enumerate(rows_psi) if sum(r * x for r, x in zip(row, y)) == 0]
+    tight = [j for j, row in enumerate(rows_psi) if sum(r * x for r, x in zip(row, y, strict=True)) == 0]
     while True:
         E = [[row[i] for i in idx] for row in rows_u] + [[rows_psi[j][i] for i in idx] for j in tight]
         E = [row for row in E if any(row)]
         cur = [y[i] for i in idx]
         vectors = _nullspace(E, len(idx))
-        v = next((vec for vec in vectors if any(a * cur[0] != b * vec[0] for a, b in zip(vec, cur))), None)
+        v = next((vec for vec in vectors if any(a * cur[0] != b * vec[0] for a, b in zip(vec, cur, strict=True))), None)
         if len(vectors) < 2 or v is None:
             return idx, cur
         if not any(x > 0 for x in v):
             v = [-x for x in v]
-        theta = min(c / x for c, x in zip(cur, v) if x > 0)
+        theta = min(c / x for c, x in zip(cur, v, strict=True) if x > 0)
         loose = [j for j in range(len(rows_psi)) if j not in tight]
         for j in loose:
-            now = sum(rows_psi[j][i] * c for i, c in zip(idx, cur))
-            slope = -sum(rows_psi[j][i] * x for i, x in zip(idx, v))
+            now = sum(rows_psi[j][i] * c for i, c in zip(idx, cur, strict=True))
+            slope = -sum(rows_psi[j][i] * x for i, x in zip(idx, v, strict=True))
             if slope > 0 and -now / slope < theta:
                 theta = -now / slope
-        new = [c - theta * x for c, x in zip(cur, v)]
-        for i, c in zip(idx, new):
+        new = [c - theta * x for c, x in zip(cur, v, strict=True)]
+        for i, c in zip(idx, new, strict=True):
             y[i] = c
         tight = [j for j in range(len(rows_psi)) if sum(rows_psi[j][i] * y[i] for i in idx) == 0]
-        idx = [i for i, c in zip(idx, new) if c != 0]
+        idx = [i for i, c in zip(idx, new, strict=True) if c != 0]
 
 
 def _exact_on_support(A, support: list[int], T: int, y_float) -> list[int] | None:
@@ -214,7 +215,7 @@ def _exact_on_support(A, support: list[int], T: int, y_float) -> list[int] | Non
     for x in ints:
         g = gcd(g, x)
     out = [0] * len(support)
-    for i, x in zip(idx, ints):
+    for i, x in zip(idx, ints, strict=True):
         out[i] = x // g
     return out
 
@@ -230,7 +231,7 @@ def farkas(m: int, n: int) -> FarkasCertificate | None:
     ints = _exact_on_support(A, sorted(support), T, y)
     if ints is None:
         return None
-    items = tuple((labels[i][0], labels[i][1], k) for i, k in zip(sorted(support), ints) if k)
+    items = tuple((labels[i][0], labels[i][1], k) for i, k in zip(sorted(support), ints, strict=True) if k)
     psi, u = combination(m, items)
     if any(u.values()) or any(c > 0 for c in psi.values()):
         return None
@@ -252,7 +253,7 @@ def certificate(c: FarkasCertificate) -> dict:
 
     psi, u = combination(c.m, c.multipliers)
     if any(u.values()) or any(x > 0 for x in psi.values()):
-        raise ValueError("not a Farkas certificate")  # farkas() only returns verified ones
+        raise InvalidArgument("not a Farkas certificate")  # farkas() only returns verified ones
     doc = header("rank-one-infeasible", version=2)
     doc.update(
         m=c.m,

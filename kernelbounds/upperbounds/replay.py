@@ -20,6 +20,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+from ..errors import InvalidArgument
 from . import chain, complementbasis
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "prefix-answers.json"
@@ -39,7 +40,7 @@ def _read(path: Path = DATA, fmt: str = FORMAT) -> dict[tuple[int, int], dict]:
         return {}
     doc = json.loads(path.read_text())
     if doc.get("format") != fmt:
-        raise ValueError(f"{path} is not a {fmt} file")
+        raise InvalidArgument(f"{path} is not a {fmt} file")
     return {(e["m"], e["n"]): e for e in doc["answers"]}
 
 
@@ -47,11 +48,11 @@ def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
     """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
     entry = _read(path).get((m, n))
     if entry is None:
-        raise ValueError(f"no stored prefix-search answer for m = {m}, n = {n}")
+        raise InvalidArgument(f"no stored prefix-search answer for m = {m}, n = {n}")
     g = {int(j): Fraction(v) for j, v in entry["g"]}
     found = complementbasis.decide(g, m, n, entry["method"], {k: entry[k] for k in ("max_nodes", "complete", "nodes")})
     if found is None:
-        raise ValueError(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
+        raise InvalidArgument(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
     return found
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import InvalidArgument
 from . import generalheads as gh
 
 HALF = Fraction(1, 2)
@@ -72,7 +73,7 @@ def from_cycles(m: int, cycles: list[tuple[int, ...]]) -> tuple[int, ...]:
     """The permutation of range(m) with the given cycles (c[0] -> c[1] -> ... -> c[0])."""
     pi = list(range(m))
     for c in cycles:
-        for a, b in zip(c, c[1:] + c[:1]):
+        for a, b in zip(c, c[1:] + c[:1], strict=True):
             pi[a] = b
     return tuple(pi)
 
@@ -99,7 +100,7 @@ def cycle_type(parts: tuple[int, ...], m: int) -> tuple[int, ...]:
         cycles.append(tuple(range(start, start + length)))
         start += length
     if start > m:
-        raise ValueError("the cycles need more than m coordinates")
+        raise InvalidArgument("the cycles need more than m coordinates")
     return from_cycles(m, cycles)
 
 
@@ -111,14 +112,14 @@ def parse_cycles(text: str, m: int) -> tuple[int, ...]:
 
     body = text.replace(" ", ",")
     if not re.fullmatch(r"(\([0-9,]*\))+", body):
-        raise ValueError(f"expected cycles like (012)(345) or (0,1,2)(3,4,5), got {text!r}")
+        raise InvalidArgument(f"expected cycles like (012)(345) or (0,1,2)(3,4,5), got {text!r}")
     cycles = []
     for inner in re.findall(r"\(([0-9,]*)\)", body):
         parts = [x for x in inner.split(",") if x] if "," in inner else list(inner)
         cycles.append(tuple(int(x) for x in parts))
     seen = [x for c in cycles for x in c]
     if any(x >= m for x in seen) or len(seen) != len(set(seen)):
-        raise ValueError(f"the cycles {text!r} must use distinct coordinates 0..{m - 1}")
+        raise InvalidArgument(f"the cycles {text!r} must use distinct coordinates 0..{m - 1}")
     return from_cycles(m, [c for c in cycles if len(c) > 1])
 
 
@@ -239,10 +240,10 @@ def exact_worst(a: Ansatz, n: int, G: list[int], H: list[list[int]], Phi: dict[i
     Psi = a.features(G, H)
     worst, witness = Fraction(-1), None
     for q in a.reps:
-        W = [sum(x * y for x, y in zip(Phi[q], Psi[z])) for z in range(T)]
+        W = [sum(x * y for x, y in zip(Phi[q], Psi[z], strict=True)) for z in range(T)]
         if min(W) < 0:
             return None
-        U = [w * f for w, f in zip(W, Fnum[q])]
+        U = [w * f for w, f in zip(W, Fnum[q], strict=True)]
         W = [w * fden for w in W]
         levels = [(q & z).bit_count() for z in range(T)]
         for t in range(q.bit_count() + 1):
@@ -316,11 +317,11 @@ def write_data(found: Found, folder: Path = DATA_DIR) -> Path:
 def from_data(doc: dict) -> Found:
     """Inverse of to_data; the worst error is recomputed exactly (ValueError if >= 1/2)."""
     a = Ansatz(doc["m"], tuple(doc["pi"]), doc["t"])
-    Phi = dict(zip(a.reps, doc["phi"]))
-    Fnum = dict(zip(a.reps, doc["readout"]))
+    Phi = dict(zip(a.reps, doc["phi"], strict=True))
+    Fnum = dict(zip(a.reps, doc["readout"], strict=True))
     found = exact_worst(a, doc["n"], doc["g"], doc["h"], Phi, Fnum, doc["fden"])
     if found is None or found[0] >= HALF:
-        raise ValueError("the stored head does not solve length n")
+        raise InvalidArgument("the stored head does not solve length n")
     return Found(a, doc["n"], doc["den"], doc["g"], doc["h"], Phi, doc["fden"], Fnum, *found)
 
 

@@ -144,14 +144,14 @@ def rationalise(a: Ansatz, n: int, tpls, g: np.ndarray, h: np.ndarray, den: int 
     Psi = a.features(np.array(G, dtype=float) / den, np.array(H, dtype=float).reshape(a.t, a.orbits) / den)
     PsiInt = a.features(G, H)
     Phi, W = {}, {}
-    for q, tpl in zip(a.reps, tpls):
+    for q, tpl in zip(a.reps, tpls, strict=True):
         mu, phi, _, _ = _phi_step(tpl, Psi)
         if phi is None or mu <= 0:
             return None
         Phi[q] = _ints(phi / max(1.0, float(np.abs(phi).max())) * 1.0, den)
-        W[q] = [sum(x * y for x, y in zip(Phi[q], row)) for row in PsiInt]
+        W[q] = [sum(x * y for x, y in zip(Phi[q], row, strict=True)) for row in PsiInt]
     U = {}
-    for q, tpl in zip(a.reps, tpls):
+    for q, tpl in zip(a.reps, tpls, strict=True):
         w = np.array(W[q], dtype=float)
         w *= (MEAN or 1.0) * len(w) / w.sum() if MEAN else 1.0 / w.min()
         mu, u = _u_step(tpl, w)

@@ -17,7 +17,7 @@ fixed = [from_str(s) for s in sys.argv[6:]]
 pool = [q for q in range(1 << m) if bin(q).count("1") in weights and q not in fixed]
 rng = random.Random(seed)
 path = f"/tmp/m7_rand_{os.getpid()}.cnf"
-for t in range(trials):
+for _trial in range(trials):
     qs = sorted(fixed + rng.sample(pool, k - len(fixed)))
     nv, cl, pairs = build(m, r, qs)
     write(path, nv, cl)

@@ -14,7 +14,7 @@ import pytest
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes, check_file
-from kernelbounds.checker.rules import REGISTRY, missing_protocol
+from kernelbounds.checker.rules import REGISTRY
 from kernelbounds.checker.text import escape, show
 from lab import hostile
 
@@ -146,10 +146,6 @@ def test_a_closed_pipe_is_quiet_and_keeps_the_exit_code():
 # ------------------------------------------------------------ (5) the work estimate
 
 
-def test_every_rule_module_has_check_and_work():
-    assert not missing_protocol() and set(REGISTRY) >= {"construction", "lower-bound", "rank", "transcript"}
-
-
 @pytest.mark.parametrize("name,data,expected", list(hostile.work_bombs()), ids=lambda x: x if isinstance(x, str) else "")
 def test_work_bombs_are_refused_before_any_work(name, data, expected):
     """Each bomb is refused by the work estimate (exit 3) or, where the estimate shows the
@@ -232,10 +228,10 @@ def _orthant_listed():
 
 
 def _small_orbit_form():
-    from kernelbounds.lowerbounds import assemble
+    from kernelbounds.lowerbounds import orbitform
     from kernelbounds.lowerbounds.codes.linear import reed_muller
 
-    return assemble.assemble_linear_orbits(reed_muller(1, 3), 4, 3).certificate()
+    return orbitform.assemble_linear_orbits(reed_muller(1, 3), 4, 3).certificate()
 
 
 def _field_docs():

@@ -211,7 +211,7 @@ def test_realised_configurations_satisfy_every_clause(data):
     for _ in range(data.draw(st.integers(1, 4))):
         y = data.draw(st.lists(st.integers(-4, 4), min_size=r, max_size=r))
         y = [-y[0]] + y[1:] if flip else y
-        dots = [sum(a * b for a, b in zip(x, y)) for x in xs]
+        dots = [sum(a * b for a, b in zip(x, y, strict=True)) for x in xs]
         patterns.append(tuple((d > 0) - (d < 0) for d in dots))
     variables, clauses = build_cnf(k, r, patterns)
     assign = {i + 1: chi[T] > 0 for i, T in enumerate(combinations(range(k), r))}

@@ -6,7 +6,6 @@ import copy
 import json
 from pathlib import Path
 
-import pytest
 from hypothesis import given, strategies as st
 
 from kernelbounds.certificate import canonical_json

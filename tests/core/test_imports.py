@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports anywhere (top level or inside functions),
-    parent packages of the importer excluded (they are always imported first)."""
+    parent packages of the importer excluded (they are always imported first); imports under
+    ``if TYPE_CHECKING:`` are for annotations only and never run, so they do not count."""
     pkg = ROOT / "kernelbounds"
     mods = {}
     for p in pkg.rglob("*.py"):
@@ -23,7 +24,12 @@ def _graph() -> dict[str, set[str]]:
     graph = {}
     for name, (p, is_pkg) in mods.items():
         deps = set()
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+                       for stmt in block.body for n in ast.walk(stmt)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             if isinstance(node, ast.ImportFrom):
                 base = name.split(".") if is_pkg else name.split(".")[:-1]
                 target = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else [])) if node.level else node.module

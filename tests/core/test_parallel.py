@@ -8,10 +8,10 @@ import pytest
 
 from kernelbounds import parallel
 from kernelbounds.cli import main
-from kernelbounds.upperbounds import levelfamily as lf
+from kernelbounds.upperbounds.levelfamily import families as lf_families, verdicts as lf_verdicts
 
 # the least rank of the complement-basis affine families at n = 3 (U4), one LP search per item
-JOBS = [(lf.LevelFamily("complement", "affine", nonneg), m, 3, False) for m in range(3, 8) for nonneg in (False, True)]
+JOBS = [(lf_families.LevelFamily("complement", "affine", nonneg), m, 3, False) for m in range(3, 8) for nonneg in (False, True)]
 
 
 def _answers(results):
@@ -20,7 +20,7 @@ def _answers(results):
 
 @pytest.fixture(scope="module")
 def serial():
-    return _answers(parallel.pmap(lf._solve_job, JOBS, 1))
+    return _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, 1))
 
 
 def test_serial_answers_are_the_least_ranks(serial):
@@ -31,14 +31,14 @@ def test_serial_answers_are_the_least_ranks(serial):
 
 def test_a_process_pool_executor_gives_the_same_list(serial):
     with ProcessPoolExecutor(max_workers=2) as pool:
-        assert _answers(parallel.pmap(lf._solve_job, JOBS, executor=pool)) == serial
+        assert _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, executor=pool)) == serial
         assert pool.submit(abs, -3).result() == 3  # pmap leaves the caller's executor running
 
 
 def test_a_thread_pool_and_two_processes_give_the_same_list(serial):
     with ThreadPoolExecutor(max_workers=3) as pool:
-        assert _answers(parallel.pmap(lf._solve_job, JOBS, executor=pool)) == serial
-    assert _answers(parallel.pmap(lf._solve_job, JOBS, 2)) == serial
+        assert _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, executor=pool)) == serial
+    assert _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, 2)) == serial
 
 
 def test_executor_and_scheduler_together_are_refused():
@@ -58,12 +58,12 @@ def test_missing_dask_extra_is_one_clear_line(monkeypatch, capsys, tmp_path):
 @pytest.mark.slow  # starts a Dask LocalCluster (a few seconds); scripts/test-slow installs the extra
 def test_a_dask_local_cluster_gives_the_same_list(serial):
     pytest.importorskip("dask.distributed")
-    assert _answers(parallel.pmap(lf._solve_job, JOBS, 2, scheduler=parallel.LOCAL)) == serial
+    assert _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, 2, scheduler=parallel.LOCAL)) == serial
     from dask.distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster, set_as_default=False) as client:
-        assert _answers(parallel.pmap(lf._solve_job, JOBS, scheduler=cluster.scheduler_address)) == serial
-        assert _answers(parallel.pmap(lf._solve_job, JOBS, executor=client.get_executor())) == serial
+        assert _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, scheduler=cluster.scheduler_address)) == serial
+        assert _answers(parallel.pmap(lf_verdicts._solve_job, JOBS, executor=client.get_executor())) == serial
 
 
 @pytest.mark.slow

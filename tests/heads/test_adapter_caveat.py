@@ -30,7 +30,6 @@ def test_every_adapter_states_its_difference_with_numbers():
 
 
 def _head(caveat: str = ""):
-    m = 2
     head = kb.Head.from_arrays(np.ones((4, 1)), np.ones((4, 1)), np.arange(4.0)[:, None], (np.ones((4, 1)), np.zeros(4)))
     head.caveat = caveat
     return head

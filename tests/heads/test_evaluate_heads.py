@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from kernelbounds.upperbounds.constructions import tensor
-from kernelbounds.heads.evaluate import evaluate, family_from_document, l1_violations
+from kernelbounds.heads.evaluate import evaluate, family_from_document
+from kernelbounds.heads.results import l1_violations
 from kernelbounds.heads.tables import HeadError, TableHead, load
 
 ROOT = Path(__file__).resolve().parents[2]

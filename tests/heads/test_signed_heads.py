@@ -78,7 +78,7 @@ def test_l1_in_d_ratio_form_holds_for_signed_kernels(k_a, k_b, k0, f_a, f_b):
     d_a, d_b = k0 + 2 * k_a, k0 + 2 * k_b
     outs = [exact_output(kh, inp, 0, nonzero=True) for inp in [(q, a, a), (q, b, b), (q, a, b)]]
     assert [o[0] for o in outs] == [d_a, d_b, k0 + k_a + k_b]
-    solved = all(y is not None and abs(y - t) < HALF for (_, y), t in zip(outs, [0, 2, 0]))
+    solved = all(y is not None and abs(y - t) < HALF for (_, y), t in zip(outs, [0, 2, 0], strict=True))
     if solved:
         assert abs(d_b) < abs(d_a)
         if all(o[0] > 0 for o in outs):

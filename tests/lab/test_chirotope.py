@@ -35,7 +35,7 @@ def test_a_realised_configuration_satisfies_every_clause(seed):
     patterns = set()
     for _ in range(30):
         y = [rng.randint(-40, 40) for _ in range(3)]
-        v = [((s > 0) - (s < 0)) if rng.random() < 0.8 else 0 for s in (sum(a * b for a, b in zip(x, y)) for x in X)]
+        v = [((s > 0) - (s < 0)) if rng.random() < 0.8 else 0 for s in (sum(a * b for a, b in zip(x, y, strict=True)) for x in X)]
         if sum(1 for s in v if s) >= 4:
             first = next(s for s in v if s)
             patterns.add(tuple(s * first for s in v))

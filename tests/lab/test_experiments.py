@@ -186,7 +186,8 @@ def test_negdef_start_is_u3s_score_direction():
 def test_structured_pools_use_disjoint_code_words_and_certified_bounds():
     """The test words are the shortest Paley prefix certifying the target; the train words are
     the others (disjoint); at m = 24, target 8 the test family is the witness suite itself."""
-    from kernelbounds.lowerbounds.assemble import assemble, smallest_witness, witness_family
+    from kernelbounds.lowerbounds.assemble import assemble, smallest_witness
+    from kernelbounds.lowerbounds.witness import witness_family
     from kernelbounds.lowerbounds.codes.paley import paley
 
     train, test, bound, train_bound, info = experiments.structured_pools(experiments.CodeSize(24, 23, 8))

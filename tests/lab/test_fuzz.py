@@ -108,9 +108,10 @@ def test_settling_reaches_large_valid_instances():
     """Large valid instances made by coordinated mutation: k = 256 at m = 60,
     n = 64, and a linear code at m = 1500: accepted, true by the spec oracle."""
     from kernelbounds.lowerbounds import assemble
+    from kernelbounds.lowerbounds import certify
     from kernelbounds.lowerbounds.codes import paley
 
-    doc = assemble.certificate(assemble.assemble(paley.paley(23).padded(60), 64))
+    doc = certify.certificate(assemble.assemble(paley.paley(23).padded(60), 64))
     doc["claims"]["k"] = 256
     settled, verdict, fixed = settle(doc)
     assert verdict.code == 0 and fixed >= 1 and judge(settled) is True, verdict.render()

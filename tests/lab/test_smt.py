@@ -47,7 +47,8 @@ THREE_DISJOINT = TinyInstance(9, (0b000000111, 0b000111000, 0b111000000))
 def test_tiny_instance_certified_bound_is_3():
     """Gaps 3, so R_3(3) = 2 and L3 gives r > 3/(1 + 2/4) = 2: r >= 3."""
     from kernelbounds.lowerbounds.codes import Code
-    from kernelbounds.lowerbounds.assemble import assemble, witness_count
+    from kernelbounds.lowerbounds.assemble import assemble
+    from kernelbounds.lowerbounds.witness import witness_count
 
     lb = assemble(Code("three", 9, THREE_DISJOINT.keys), 3)
     assert lb.bound == 3 and lb.min_product == 2
@@ -73,7 +74,7 @@ def test_a_rank_3_head_solves_it_and_the_exact_evaluator_agrees():
     assert all(x >= 0 for v in list(pq.values()) + list(pk.values()) for x in v)
     # values v(z) = one-hot e_z, readout L_q(y) = sum_z F(q, z) y_z realise any F(q, z)
     head = KernelHead(
-        lambda q, i, z, j: sum(a * b for a, b in zip(pq[q], pk[z])),
+        lambda q, i, z, j: sum(a * b for a, b in zip(pq[q], pk[z], strict=True)),
         lambda z, j: tuple(Fraction(int(z == t)) for t in tokens),
         lambda q, i: (tuple(fv[(q, t)] for t in tokens), Fraction(0)),
     )

@@ -96,7 +96,7 @@ def test_rank_bound_never_exceeds_the_rank_of_a_low_rank_approximate_identity(u,
     K has rank <= C(d + k + 1, k) (a polynomial of degree k in d + 2 functions of u_i and of
     u_j), its rows peak strictly on the diagonal, so 0 < M_ij < 1 = M_ii by construction.
     The bound from M's own entry bounds is <= rank(M)."""
-    dist = [[sum((a - b) ** 2 for a, b in zip(x, y)) for y in u] for x in u]
+    dist = [[sum((a - b) ** 2 for a, b in zip(x, y, strict=True)) for y in u] for x in u]
     big = c0 + max(map(max, dist))
     m = [[Fraction(big - dij, big) ** k for dij in row] for row in dist]
     rank = _rank(m)

@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.lowerbounds.codes import Code, golay, paley
-from kernelbounds.lowerbounds.assemble import any_certificate, assemble, best, certificate, smallest_witness, witness_count, witness_family
+from kernelbounds.lowerbounds.assemble import any_certificate, assemble, best, smallest_witness
+from kernelbounds.lowerbounds.certify import certificate
+from kernelbounds.lowerbounds.witness import witness_count, witness_family
 from kernelbounds.model import min_ip_target
 
 
@@ -147,7 +149,9 @@ def test_malformed_and_limits():
 
 
 from kernelbounds.lowerbounds.codes.linear import golay_linear, reed_muller  # noqa: E402
-from kernelbounds.lowerbounds.assemble import assemble_linear, linear_certificate, linear_witness_count  # noqa: E402
+from kernelbounds.lowerbounds.assemble import assemble_linear  # noqa: E402
+from kernelbounds.lowerbounds.certify import linear_certificate  # noqa: E402
+from kernelbounds.lowerbounds.witness import linear_witness_count  # noqa: E402
 
 
 def test_reed_muller_and_golay_weight_distributions():
@@ -168,7 +172,8 @@ def test_uniform_linear_bound_never_beats_the_per_entry_bound_on_the_same_words(
 @given(st.integers(3, 5), st.sampled_from([(1, 4, 8), (2, 4, 8), (1, 3, 4)]), st.sampled_from(["position-independent", "position-dependent", "causal"]))
 def test_linear_witness_count_equals_the_explicit_family(n, rmw, variant):
     """The count formula of rule chains-prefix-v1 against the family built pair by pair."""
-    from kernelbounds.lowerbounds.assemble import LowerBound, witness_family
+    from kernelbounds.lowerbounds.assemble import LowerBound
+    from kernelbounds.lowerbounds.witness import witness_family
 
     r, mu, w = rmw
     code = reed_muller(r, mu)

@@ -76,10 +76,10 @@ def test_position_dependent_premise_implies_conclusion(n, s, d, k0, fq, data):
     fa = [s + data.draw(inside) for _ in range(keys)]
     fb = [s2 + data.draw(inside) for _ in range(keys)]
     wb = sum(beta)
-    lam = least_weight(k0, k0 * fq, sum(b * f for b, f in zip(beta, fb)) / wb, s2) / wb + data.draw(slack)
+    lam = least_weight(k0, k0 * fq, sum(b * f for b, f in zip(beta, fb, strict=True)) / wb, s2) / wb + data.draw(slack)
     kb = [lam * b for b in beta]
     wa = sum(alpha)
-    need = [least_weight(k0, k0 * fq, sum(a * f for a, f in zip(alpha, fa)) / wa, s) / wa]
+    need = [least_weight(k0, k0 * fq, sum(a * f for a, f in zip(alpha, fa, strict=True)) / wa, s) / wa]
     for i in range(keys):
         w = k0 + sum(kb[j] for j in range(keys) if j != i)
         u = k0 * fq + sum(kb[j] * fb[j] for j in range(keys) if j != i)

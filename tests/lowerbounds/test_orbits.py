@@ -13,6 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelbounds.lowerbounds import assemble
+from kernelbounds import bits as bits_module
+from kernelbounds.lowerbounds import orbitform
+from kernelbounds.lowerbounds import witness as witness_module
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
 from kernelbounds.checker.rules import chains, orbits as orbit_rule
@@ -20,7 +23,7 @@ from kernelbounds.checker.rules.lowerbound import Family
 from kernelbounds.lowerbounds.codes import Code
 from kernelbounds.lowerbounds.codes.library import linear_candidates
 from kernelbounds.lowerbounds.codes.linear import reed_muller, shortened_on_flat
-from kernelbounds.lowerbounds.symmetry import affine_generators, apply, orbits, row_histogram
+from kernelbounds.lowerbounds.symmetry import apply, orbits, row_histogram
 
 VARIANTS = ["position-independent", "position-dependent", "causal"]
 
@@ -71,7 +74,7 @@ def symmetric_codes(draw):
 def test_orbit_route_equals_the_pairwise_route_on_random_symmetric_codes(code_perms, n, variant):
     code, perms = code_perms
     pairwise = assemble.assemble(code, n, variant)
-    orbit = assemble.assemble_listed_orbits(code, perms, n, variant)
+    orbit = orbitform.assemble_listed_orbits(code, perms, n, variant)
     assert orbit.gaps == pairwise.gaps  # sum over orbits |O| x row histogram = all ordered pairs
     assert orbit.products == pairwise.products and orbit.rank == pairwise.rank
     assert orbit.witness_count() == pairwise.witness_count()
@@ -96,7 +99,7 @@ def _library_weight_classes():
 def test_orbit_route_equals_the_pairwise_route_on_library_codes(m, code, w):
     words = Code(code.name, code.m, tuple(code.words_of_weight(w)))
     for n in (3, 5):
-        orbit = assemble.assemble_linear_orbits(code, w, n)
+        orbit = orbitform.assemble_linear_orbits(code, w, n)
         if orbit is None:  # some pair has gap 1: neither route gives a bound
             assert min(words.gaps()) < 2
             with pytest.raises(ValueError):
@@ -128,7 +131,7 @@ def test_permuted_code_words_stay_code_words():
 def rm5_doc():
     """RM(2,5) weight 16 at m = 32: three orbits (62, 8680, 27776)."""
     code = reed_muller(2, 5)
-    return assemble.assemble_linear_orbits(code, 16, 3).certificate()
+    return orbitform.assemble_linear_orbits(code, 16, 3).certificate()
 
 
 def test_orbit_certificate_is_valid_and_version_2(rm5_doc):
@@ -156,11 +159,11 @@ def test_an_orbit_split_or_merged_by_hand_is_rejected(rm5_doc):
     orbits_claim = rm5_doc["claims"]["orbits"]
     split = copy.deepcopy(rm5_doc)  # one orbit listed twice, from a second representative
     big = orbits_claim[2]
-    other = next(w for w in reed_muller(2, 5).words_of_weight(16) if assemble.to_str(w, 32) != big["representative"])
+    other = next(w for w in reed_muller(2, 5).words_of_weight(16) if bits_module.to_str(w, 32) != big["representative"])
     code = reed_muller(2, 5)
     found = orbits(code.words_of_weight_array(16), code.automorphisms)
-    same_orbit = [int(x) for x, lab in zip(code.words_of_weight_array(16), found.labels) if lab == 2]
-    second = assemble.to_str(same_orbit[1], 32)
+    same_orbit = [int(x) for x, lab in zip(code.words_of_weight_array(16), found.labels, strict=True) if lab == 2]
+    second = bits_module.to_str(same_orbit[1], 32)
     split["claims"]["orbits"].append(dict(big, representative=second, size=1))
     v = verdict(split)
     assert v.code == 1 and v.pointer == "/claims/orbits/3/representative", v.render()
@@ -212,7 +215,7 @@ def test_a_claim_one_too_high_is_rejected(rm5_doc, field):
 
 def test_listed_orbit_certificates_reject_a_non_automorphism():
     code = Code("dodecagon", 12, tuple(sorted(doubled(x, 6) for x in (0b000111, 0b001110, 0b011100, 0b111000, 0b110001, 0b100011))))
-    doc = assemble.assemble_listed_orbits(code, [tuple((i + 2) % 12 for i in range(12))], 3).certificate()
+    doc = orbitform.assemble_listed_orbits(code, [tuple((i + 2) % 12 for i in range(12))], 3).certificate()
     assert verdict(doc).code == 0
     doc["symmetry"]["permutations"].append([1, 0] + list(range(2, 12)))  # swaps the two copies of bit 0: still fine
     assert verdict(doc).code == 0
@@ -257,7 +260,7 @@ def test_closed_form_witness_count_equals_the_enumerated_rows(code_perms, n, var
         total_enum += family.row_count(i, gaps)
     assert total_closed == total_enum == lb.witness_count()
     if len(words) <= 40:
-        assert len(set(assemble.witness_family(lb))) == total_closed
+        assert len(set(witness_module.witness_family(lb))) == total_closed
 
 
 # ------------------------------------------------------------------ reading certificates back
@@ -267,7 +270,7 @@ def test_from_certificate_rebuilds_every_form():
     docs = [
         assemble.assemble(Code("blocks", 9, (7, 56, 448)), 3, "causal").certificate(),
         assemble.assemble_linear(reed_muller(2, 4), 8, 4).certificate(),
-        assemble.assemble_linear_orbits(reed_muller(2, 5), 12, 4, "position-dependent").certificate(),
+        orbitform.assemble_linear_orbits(reed_muller(2, 5), 12, 4, "position-dependent").certificate(),
     ]
     for doc in docs:
         assert assemble.from_certificate(doc).certificate() == doc
@@ -341,8 +344,8 @@ def test_table_lower_column_is_nondecreasing_in_m():
 @pytest.mark.parametrize("m", [70, 140])
 def test_padded_orbit_certificates_beyond_64_bits_check(m):
     """Padding keeps every gap and orbit (the lookup tables switch to 8 bits above m = 128)."""
-    small = assemble.assemble_linear_orbits(reed_muller(2, 4), 6, 3)
-    lb = assemble.assemble_linear_orbits(reed_muller(2, 4).padded(m), 6, 3)
+    small = orbitform.assemble_linear_orbits(reed_muller(2, 4), 6, 3)
+    lb = orbitform.assemble_linear_orbits(reed_muller(2, 4).padded(m), 6, 3)
     assert (lb.bound, lb.gaps, lb.witness_count()) == (small.bound, small.gaps, small.witness_count())
     v = verdict(lb.certificate())
     assert v.code == 0 and f"r >= {small.bound} " in v.summary

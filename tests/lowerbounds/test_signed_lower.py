@@ -81,7 +81,7 @@ def head_on_family(phi: dict, psi: dict) -> TableHead:
     y = <q,z> (F is free per pair, THEORY §1); values are one-hot, readout rows F(q, .)."""
     tokens = sorted(set(QUERIES) | set(WORDS))
     index = {x: k for k, x in enumerate(tokens)}
-    dot = lambda u, v: sum((a * b for a, b in zip(u, v)), Fraction(0))  # noqa: E731
+    dot = lambda u, v: sum((a * b for a, b in zip(u, v, strict=True)), Fraction(0))  # noqa: E731
     r = len(next(iter(phi.values())))
     zero = (Fraction(0),) * r
     head = TableHead(M, {}, {}, {}, {})
@@ -112,7 +112,7 @@ def signed_heads(draw):
     vec = st.tuples(*[ints] * r)
     phi = {q: draw(vec) for q in QUERIES}
     gram = draw(st.booleans())
-    psi = {c: (phi[q] if gram else draw(vec)) for q, c in zip(QUERIES, WORDS)}
+    psi = {c: (phi[q] if gram else draw(vec)) for q, c in zip(QUERIES, WORDS, strict=True)}
     psi.update({q: draw(vec) for q in QUERIES})
     return r, head_on_family(phi, psi)
 

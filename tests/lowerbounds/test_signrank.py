@@ -136,12 +136,12 @@ def test_the_bound_is_tight_at_m4_against_the_committed_rank_2_head():
     psi = [[Fraction(x) for x in row] for row in doc["head"]["psi"]]
 
     def K(q, z):
-        return sum(x * y for x, y in zip(phi[q], psi[z]))
+        return sum(x * y for x, y in zip(phi[q], psi[z], strict=True))
 
     o = signrank.orthant(4, 3)
     assert o.bound == doc["claims"]["feature_rank"] == 2
     for e, (a, b) in enumerate(o.pairs):
-        for q, s in zip(o.queries, o.pattern(e)):
+        for q, s in zip(o.queries, o.pattern(e), strict=True):
             assert (K(q, b) > K(q, a)) == (s == "+")
     # and L1 itself at every (q, a, b) with gap >= 2 over all 16 tokens
     for q, a, b in product(range(16), repeat=3):

@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.lowerbounds.codes import paley
-from kernelbounds.lowerbounds.assemble import assemble, certificate, witness_count, witness_family
+from kernelbounds.lowerbounds.assemble import assemble
+from kernelbounds.lowerbounds.certify import certificate
+from kernelbounds.lowerbounds.witness import witness_count, witness_family
 from kernelbounds.model import min_ip_target
 from kernelbounds.lowerbounds.transcript import answers, binary_bits, fooling_family, verify
 from kernelbounds.lowerbounds.transcript import certificate as transcript_certificate

@@ -108,4 +108,4 @@ def test_tensor_factor_identity_and_rank(name):
         for z in range(16):
             phi_q, phi_k = c.kernel.feature(x, 4, "q"), c.kernel.feature(z, 4, "k")
             assert len(phi_q) == c.kernel.feature_rank(4)
-            assert sum(a * b for a, b in zip(phi_q, phi_k)) == c.kernel.c ** (x & z).bit_count()
+            assert sum(a * b for a, b in zip(phi_q, phi_k, strict=True)) == c.kernel.c ** (x & z).bit_count()

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernelbounds.classes import LevelProfile, worst_error_by_classes
-from kernelbounds.upperbounds import levelfamily as lf
+from kernelbounds.upperbounds.levelfamily import verdicts as lf_verdicts
 
 @given(st.integers(1, 6), st.integers(2, 4), st.data())
 def test_class_criterion_matches_the_construction_route(m, n, data):
@@ -47,7 +47,7 @@ def test_restriction_of_a_committed_level_family_is_valid_at_every_smaller_m(nam
 
     doc = json.loads((Path(__file__).resolve().parents[2] / "certificates" / name).read_text())
     for m in range(2, doc["m"] + 1):
-        r = lf.restrict(doc, m)
+        r = lf_verdicts.restrict(doc, m)
         assert r["claims"]["feature_rank"] == sum(comb(m, j) for j in doc["claims"]["support"] if j <= m)
         v = verdict(r)
         assert v.code == 0, (m, v.render())

@@ -3,7 +3,7 @@
 import copy
 import json
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 from pathlib import Path
 
@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.upperbounds import levelfamily as lf
+from kernelbounds.upperbounds.levelfamily import families as lf_families, supports as lf_supports, verdicts as lf_verdicts
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
 from kernelbounds.model import exhaustive_worst_error, feature_head
 
 ROOT = Path(__file__).resolve().parents[2]
 HALF = Fraction(1, 2)
-ALL = [lf.LevelFamily(b, r, s) for b in lf.BASES for r in lf.READOUTS for s in (False, True)]
+ALL = [lf_families.LevelFamily(b, r, s) for b in lf_families.BASES for r in lf_families.READOUTS for s in (False, True)]
 
 
 # ------------------------------------------------------------ an independent literal head
@@ -29,7 +29,7 @@ def forward_differences(values):
     out, row = [], list(values)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
@@ -131,7 +131,7 @@ def _lp_solutions():
     out = []
     for m in (2, 3, 4):
         for fam in ALL:
-            f = lf.least(fam, m, 3)
+            f = lf_supports.least(fam, m, 3)
             if f.support is not None:
                 out.append((fam, m, dict(f.g), f.eps, f.f))
     return out
@@ -168,7 +168,7 @@ def _draw_head(data):
 @given(st.data())
 def test_class_check_agrees_with_the_exhaustive_route(data):
     fam, m, g, eps, f = _draw_head(data)
-    worst, _ = lf.exact_worst_error(fam, g, lf.readout_table(fam, eps, f, m), m, 3)
+    worst, _ = lf_families.exact_worst_error(fam, g, lf_families.readout_table(fam, eps, f, m), m, 3)
     gl = [g.get(j, Fraction(0)) for j in range(m + 1)]
     positive, literal = literal_verdict(fam.basis, gl, _as_readout(fam, eps, f), m, 3)
     assert positive == (worst is not None)
@@ -185,7 +185,7 @@ def test_perturbations_give_both_verdicts():
     for fam, m, g, eps, f in SOLUTIONS:
         for _ in range(6):
             g2 = {j: v * (1 + Fraction(rng.randint(-8, 8), 16)) for j, v in g.items()}
-            worst, _ = lf.exact_worst_error(fam, g2, lf.readout_table(fam, eps, f, m), m, 3)
+            worst, _ = lf_families.exact_worst_error(fam, g2, lf_families.readout_table(fam, eps, f, m), m, 3)
             verdicts.add(worst is not None and worst < HALF)
     assert verdicts == {True, False}
 
@@ -249,33 +249,33 @@ def independent_feasible(fam, support, m, n):
 @pytest.mark.parametrize("m", [2, 3, 4, 5, 6, pytest.param(7, marks=pytest.mark.slow), pytest.param(8, marks=pytest.mark.slow)])
 def test_least_equals_brute_force_and_is_never_beaten(m):
     for fam in ALL:
-        found = lf.least(fam, m, 3)
-        brute = lf.brute_force(fam, m, 3)
+        found = lf_supports.least(fam, m, 3)
+        brute = lf_supports.brute_force(fam, m, 3)
         assert (found.support is None) == (brute is None)
         if brute is None:
             assert not independent_feasible(fam, range(m + 1), m, 3)
             continue
-        assert found.support == brute and found.rank == lf.cost(brute, m)
+        assert found.support == brute and found.rank == lf_families.cost(brute, m)
         assert independent_feasible(fam, found.support, m, 3)
-        cheaper = [(0, *s) for k in range(m + 1) for s in combinations(range(1, m + 1), k) if lf.cost((0, *s), m) < found.rank]
+        cheaper = [(0, *s) for k in range(m + 1) for s in combinations(range(1, m + 1), k) if lf_families.cost((0, *s), m) < found.rank]
         assert not any(independent_feasible(fam, s, m, 3) for s in cheaper), fam
 
 
 def test_every_feasible_support_contains_0():
     """U4: g_0 > 0 is forced (w(0) = g_0 is the weight of d = 0)."""
     for fam in ALL:
-        assert lf.refute(fam, (1, 2, 3), 3, 3) is not None
+        assert lf_supports.refute(fam, (1, 2, 3), 3, 3) is not None
 
 
 @pytest.mark.parametrize("m,n", [(5, 3), (4, 4)])
 def test_minimality_certificates_check(m, n):
     for fam in ALL:
-        res = lf.solve_family(fam, m, n, prove=True)
+        res = lf_verdicts.solve_family(fam, m, n, prove=True)
         if res.found.support is None:
             assert res.proved  # the full support is refuted exactly
             continue
         assert res.proved
-        doc = lf.certificate(res.found, res.refutations)
+        doc = lf_verdicts.certificate(res.found, res.refutations)
         v = check_bytes(canonical_json(doc).encode())
         assert v.ok, v.render()
         assert any(r.startswith("minimality") for r in v.routes)
@@ -357,17 +357,17 @@ def test_u2_is_the_complement_basis_with_g_j_equal_to_2n_minus_2_to_the_j(n):
     """THEORY U4: H_p(l) = sum_j (2n-2)^j C(p-l, j) = (2n-1)^(p-l), c^l times a per-query factor,
     so the class check gives U2's exact worst error (n-1)c/(1+(n-1)c) with c = 1/(2n-1)."""
     m = 5
-    fam = lf.LevelFamily("complement", "affine", True)
+    fam = lf_families.LevelFamily("complement", "affine", True)
     g = {j: Fraction(2 * n - 2) ** j for j in range(m + 1)}
-    assert lf.weights(fam, g, m) == [Fraction(2 * n - 1) ** d for d in range(m + 1)]
-    worst, _ = lf.exact_worst_error(fam, g, lf.readout_table(fam, HALF, None, m), m, n)
+    assert lf_families.weights(fam, g, m) == [Fraction(2 * n - 1) ** d for d in range(m + 1)]
+    worst, _ = lf_families.exact_worst_error(fam, g, lf_families.readout_table(fam, HALF, None, m), m, n)
     c = Fraction(1, 2 * n - 1)
     assert worst == (n - 1) * c / (1 + (n - 1) * c)
 
 
 def test_every_level_family_needs_rank_5_at_m4_n3():
     """THEORY U5 quotes 5 as the least level-family rank at m = 4, n = 3."""
-    ranks = [lf.solve_family(fam, 4, 3, prove=True) for fam in ALL]
+    ranks = [lf_verdicts.solve_family(fam, 4, 3, prove=True) for fam in ALL]
     assert min(r.rank for r in ranks if r.rank is not None) == 5 and all(r.proved for r in ranks)
 
 

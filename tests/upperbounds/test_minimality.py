@@ -4,6 +4,7 @@ bound, and the `level-family-minimality` certificate."""
 
 import copy
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 import pytest
@@ -11,7 +12,7 @@ from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.upperbounds import levelfamily as lf
+from kernelbounds.upperbounds.levelfamily import families as lf_families, supports as lf_supports
 from kernelbounds.upperbounds import minimality as mn
 
 SMALL_M = 24  # the tables below cover m <= 24: a few seconds
@@ -50,7 +51,7 @@ def test_every_class_row_is_the_average_of_extreme_rows(n, p, data):
     t = levels[0]
     x = p - t  # the largest x; the free keys sit at x_i = p - l_i
     free = [p - l for l in levels[1:]]
-    average = [Fraction(sum(col), n - 2) for col in zip(*(mn.class_row(*mn.extreme_class(n, x, u), k) for u in free))]
+    average = [Fraction(sum(col), n - 2) for col in zip(*(mn.class_row(*mn.extreme_class(n, x, u), k) for u in free), strict=True)]
     assert mn.class_row(p, tuple(levels), k) == average
 
 
@@ -80,26 +81,26 @@ def test_refutations_are_motzkin_combinations_of_the_full_class_system(tables):
     """Each refutation, mapped to the rows of levelfamily's own system (every class, m = L(k) + 1),
     is accepted by levelfamily.verify_refutation: independent row code."""
     for nonneg, table in tables.items():
-        fam = lf.LevelFamily("complement", "affine", nonneg)
+        fam = lf_families.LevelFamily("complement", "affine", nonneg)
         for p in table[:4]:
             m = p.upper + 1
-            s = lf.system(fam, m, 3)
+            s = lf_supports.system(fam, m, 3)
             index = {lab: i for i, lab in enumerate(s.labels)}
             pairs = [(index[lab if lab[0] == "weight" else ("class", lab[1], lab[2], "upper")], y) for lab, y in p.refutation.multipliers]
             support = [j for j in range(p.k + 1) if j <= m]
-            assert lf.verify_refutation(s, lf.columns(s, support), pairs, nonneg, len(support))
+            assert lf_supports.verify_refutation(s, lf_supports.columns(s, support), pairs, nonneg, len(support))
 
 
 def test_witnesses_solve_at_their_reach(tables):
     """A witness with eps below its least slack is a level-family head that the exact class
     check of levelfamily accepts at m = L(k) (every class, not only the extreme ones)."""
     for nonneg, table in tables.items():
-        fam = lf.LevelFamily("complement", "affine", nonneg)
+        fam = lf_families.LevelFamily("complement", "affine", nonneg)
         for p in table[:4]:
             m = p.lower
             g = {j: v for j, v in enumerate(p.witness) if v != 0 and j <= m}
-            eps = lf._eliminated_eps(fam, lf.weights(fam, g, m), m, 3)
-            worst, _ = lf.exact_worst_error(fam, g, lf.readout_table(fam, eps, None, m), m, 3)
+            eps = lf_supports._eliminated_eps(fam, lf_families.weights(fam, g, m), m, 3)
+            worst, _ = lf_families.exact_worst_error(fam, g, lf_families.readout_table(fam, eps, None, m), m, 3)
             assert worst < Fraction(1, 2)
 
 
@@ -133,7 +134,7 @@ def test_chain_bound_is_the_least_cost_valid_chain(reach, m):
     best = None
     for mask in range(2**m):  # every chain: 0 and a subset of 1..m
         chain = (0, *(j for j in range(1, m + 1) if mask >> (j - 1) & 1))
-        if all(b <= L(a) + 1 for a, b in zip(chain, chain[1:])) and L(chain[-1]) >= m:
+        if all(b <= L(a) + 1 for a, b in pairwise(chain)) and L(chain[-1]) >= m:
             cost = sum(comb(m, j) for j in chain)
             best = cost if best is None else min(best, cost)
     assert mn.chain_bound(reach, m)[0] == best

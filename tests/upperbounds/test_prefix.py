@@ -4,7 +4,7 @@ nonnegative chain, the prefix search, the stored answers and the checker's LF3x 
 import copy
 import json
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from math import comb
 from pathlib import Path
 
@@ -31,7 +31,7 @@ def literal_worst(g: dict, eps: Fraction, m: int, n: int):
         for levels in combinations_with_replacement(range(p + 1), n - 1):
             ls = (p, *levels)
             w = [h[p - l] for l in ls]
-            y = sum(wi * (l - HALF + eps) for wi, l in zip(w, ls)) / sum(w)
+            y = sum(wi * (l - HALF + eps) for wi, l in zip(w, ls, strict=True)) / sum(w)
             worst = max(worst, abs(y - min(ls)))
     return worst
 
@@ -47,7 +47,7 @@ def positive_kernels(draw, max_m=9, signed=True):
         g, row = {}, list(h)
         for j in range(m + 1):
             g[j] = Fraction(row[0])
-            row = [b - a for a, b in zip(row, row[1:])]
+            row = [b - a for a, b in pairwise(row)]
     else:
         g = {j: Fraction(draw(st.integers(1 if j == 0 else 0, 10**4))) for j in range(m + 1)}
     g = {j: v for j, v in g.items() if v != 0}
@@ -73,7 +73,7 @@ def test_extreme_classes_give_the_worst_error_of_every_class(case):
     ls = (p, *levels)
     h = [sum(v * comb(x, j) for j, v in g.items()) for x in range(m + 1)]
     w = [h[p - l] for l in ls]
-    assert abs(sum(wi * (l - HALF + eps) for wi, l in zip(w, ls)) / sum(w) - min(ls)) == worst
+    assert abs(sum(wi * (l - HALF + eps) for wi, l in zip(w, ls, strict=True)) / sum(w) - min(ls)) == worst
 
 
 @settings(max_examples=40, deadline=None)
@@ -188,13 +188,13 @@ def test_prefix_search_reaches_the_reference_at_m32():
 def test_prefix_search_and_chain_meet_the_proved_least_ranks_at_small_m(n):
     """levelfamily.least (every cheaper support refuted, exact multipliers on request)
     gives the least rank of the complement-basis affine families for m <= 8."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, supports as lf_supports
 
     for m in range(1, 9):
         for nonneg in (False, True):
-            least = lf.least(lf.LevelFamily("complement", "affine", nonneg), m, n)
+            least = lf_supports.least(lf_families.LevelFamily("complement", "affine", nonneg), m, n)
             assert prefix.search(m, n, nonnegative=nonneg).rank == least.rank
-        assert chain.explicit(m, n).rank == lf.least(lf.LevelFamily("complement", "affine", True), m, n).rank
+        assert chain.explicit(m, n).rank == lf_supports.least(lf_families.LevelFamily("complement", "affine", True), m, n).rank
 
 
 def test_prefix_search_is_deterministic_for_a_node_budget():
@@ -279,14 +279,14 @@ def test_restriction_of_a_scale_certificate_checks():
 def test_restriction_through_extreme_classes_is_the_enumerated_one(name, m):
     """levelfamily.restrict sends complement-basis affine files to complementbasis.restrict; the
     document equals the one built by enumerating every class (levelfamily.certificate)."""
-    from kernelbounds.upperbounds import levelfamily as lf
+    from kernelbounds.upperbounds.levelfamily import families as lf_families, supports as lf_supports, verdicts as lf_verdicts
 
     doc = json.loads((ROOT / "certificates" / name).read_text())
     assert doc["basis"] == "complement" and doc["readout"]["type"] == "affine"
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
-    fam = lf.LevelFamily("complement", "affine", False)
-    enumerated = lf.certificate(lf.Found(fam, m, doc["n"], tuple(sorted(g)), g, Fraction(doc["readout"]["eps"]), None))
-    assert lf.restrict(doc, m) == enumerated
+    fam = lf_families.LevelFamily("complement", "affine", False)
+    enumerated = lf_verdicts.certificate(lf_supports.Found(fam, m, doc["n"], tuple(sorted(g)), g, Fraction(doc["readout"]["eps"]), None))
+    assert lf_verdicts.restrict(doc, m) == enumerated
 
 
 def test_lf3x_is_not_used_outside_its_family():

@@ -1,17 +1,35 @@
 """The registry of certificate kinds: kind -> rule module.
 
-Each rule module exposes ``check(doc, limits) -> Outcome`` and
-``work(doc, limits) -> int`` (the protocol is in kernelbounds/checker/__init__.py and
-docs/soundness.md, "Work estimate").  A new kind adds its module here.
+Each rule module satisfies :class:`Rule`: ``check(doc, limits) -> Outcome`` and
+``work(doc, limits) -> int``, both required (the protocol is described in
+kernelbounds/checker/__init__.py and docs/soundness.md, "Work estimate"; mypy checks
+every module of the registry against it).  A new kind adds its module here.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+from typing import Protocol
 
+from ..common import Outcome
+from ..jsonread import Node
+from ..limits import Limits
 from . import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
 
-REGISTRY: dict[str, ModuleType] = {
+
+
+class Rule(Protocol):
+    """A certificate kind's rule: the work estimate first, then the check."""
+
+    def work(self, doc: Node, limits: Limits) -> int:
+        """An upper bound on the elementary operations ``check`` performs (limits.py units)."""
+        ...
+
+    def check(self, doc: Node, limits: Limits) -> Outcome:
+        """The verification: an Outcome, or a Rejection naming the field."""
+        ...
+
+
+REGISTRY: dict[str, Rule] = {
     "construction": construction,
     "crossing": crossing,
     "direct-sum": directsum,
@@ -27,9 +45,3 @@ REGISTRY: dict[str, ModuleType] = {
     "transcript": transcript,
 }
 
-
-def missing_protocol() -> list[str]:
-    # An entry may still be a bare check function (the registry's earlier form); the core
-    # then calls it without an estimate, and this list (asserted empty by a test) names it.
-    """Kinds whose module lacks ``check`` or ``work`` (a test asserts there are none)."""
-    return sorted(k for k, mod in REGISTRY.items() if not (callable(getattr(mod, "check", None)) and callable(getattr(mod, "work", None))))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 from ..errors import Invalid
@@ -112,7 +113,7 @@ def constant_weight_row_count(n_words: int, row_gaps: Iterable[int], schedules: 
     for g in set(row_gaps):
         levels = schedules[g][0]
         interior.update(levels[1:-1])
-        prefix.update(zip(levels[:-2], levels[1:-1]))
+        prefix.update(zip(levels[:-2], levels[1:-1], strict=True))  # the links before the last
     return n_words + len(interior) + per_link * (len(prefix) + n_words - 1)
 
 
@@ -127,7 +128,7 @@ def schedule_sizes(doc: Node, n: int, m: int) -> list[tuple[int, int, int]]:
     for s in items if isinstance(items, list) else []:
         levels = s.get("levels") if isinstance(s, dict) else None
         levels = [small_int(x, 0, 0, m) for x in levels] if isinstance(levels, list) else []
-        steps = [b - a for a, b in zip(levels, levels[1:])]
+        steps = [b - a for a, b in pairwise(levels)]
         bits = sum(((n - 2) * max(d - 1, 1)).bit_length() for d in steps)
         out.append((len(steps), sum(levels[1:-1]), bits))
     return out[: m + 1]

@@ -13,6 +13,7 @@ Checked facts (docs/certificate-format-v1.md, "construction"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations_with_replacement, islice
 from math import comb, lcm
@@ -23,7 +24,7 @@ from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, exhaustive_inputs
-from .construction_work import EXHAUSTIVE_MAX_M, Plan  # noqa: F401  (EXHAUSTIVE_MAX_M re-exported)
+from .construction_work import Plan
 
 HALF = Fraction(1, 2)
 MAX_FEATURE_DIM = 1024
@@ -43,7 +44,7 @@ class TensorPower:
             if len(v) != self.d or self.d == 0:
                 raise Invalid(node[k].pointer, f"per-bit factors must share one dimension >= 1 (f0 has {self.d})")
         f, g = (vecs["f0"], vecs["f1"]), (vecs["g0"], vecs["g1"])
-        self.gram = [[sum((u * v for u, v in zip(f[a], g[b])), Fraction(0)) for b in (0, 1)] for a in (0, 1)]
+        self.gram = [[sum((u * v for u, v in zip(f[a], g[b], strict=True)), Fraction(0)) for b in (0, 1)] for a in (0, 1)]
         for a in (0, 1):
             for b in (0, 1):
                 if self.gram[a][b] < 0:
@@ -167,7 +168,7 @@ class LevelExpansion:
         """[a(q, z) * D]: by explicit features when m <= 6, else by sum_j g_j C(<q,z>, j)."""
         if self.subsets is not None:
             phi_q = [self.scaled[t.bit_count()] if t & ~q == 0 else 0 for t in self.subsets]
-            return [sum(a for a, t in zip(phi_q, self.subsets) if t & ~z == 0) for z in range(2**self.m)]
+            return [sum(a for a, t in zip(phi_q, self.subsets, strict=True) if t & ~z == 0) for z in range(2**self.m)]
         per_level = [sum(gj * comb(l, j) for j, gj in enumerate(self.scaled)) for l in range(self.m + 1)]
         return [per_level[(q & z).bit_count()] for z in range(2**self.m)]
 
@@ -184,7 +185,10 @@ class LevelExpansion:
         return f"a level kernel with {rank} {'nonnegative' if nonneg else 'signed'} features"
 
 
-KERNELS = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear, "level-expansion": LevelExpansion}
+Kernel = TensorPower | SoftmaxBilinear | LevelExpansion
+KERNELS: dict[str, type[Kernel]] = {"tensor-power": TensorPower, "softmax-bilinear": SoftmaxBilinear, "level-expansion": LevelExpansion}
+Weight = Callable[[int], Fraction]  # level l -> the kernel weight
+Score = Callable[[int, int], Fraction]  # (|q|, level) -> the readout score
 
 
 def _extreme_class_count(m: int, n: int) -> int:
@@ -197,7 +201,7 @@ def _readout(node: Node) -> tuple[Fraction, Fraction, Fraction]:
     return node["alpha"].rational(), node["beta"].rational(), node["gamma"].rational()
 
 
-def _integer_levels(weight, score, p: int) -> tuple[list[int], list[int]]:
+def _integer_levels(weight: Weight, score: Score, p: int) -> tuple[list[int], list[int]]:
     """W(l) = D weight(l), V(l) = D weight(l) score(p, l) for l = 0..p, one D > 0."""
     w = [weight(l) for l in range(p + 1)]
     ints, _ = scale_to_ints(w + [w[l] * score(p, l) for l in range(p + 1)])
@@ -218,11 +222,11 @@ def _suffix_sums(w: list[int], v: list[int], k: int) -> tuple[list[int], list[in
     return above[k]
 
 
-def worst_by_classes(weight, score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
+def worst_by_classes(weight: Weight, score: Score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
     """Route C2: max |y - t| over every level class (None if a denominator is <= 0), in
     integers: a class with least level t has error |sum V - t sum W| / sum W, compared with
     the running maximum by cross-multiplication."""
-    best_num, best_den, best_at = -1, 1, None
+    best_num, best_den, best_at = -1, 1, (0, 0, 0)  # replaced by the first class (every num >= 0 > -1)
     for p in range(m + 1):
         w, v = _integer_levels(weight, score, p)
         if n == 1:
@@ -255,12 +259,12 @@ def _class_at(p: int, t: int, k: int, index: int) -> tuple[int, ...]:
     return (p, t, *next(islice(combinations_with_replacement(range(t, p + 1), k), index, None)))
 
 
-def worst_by_extreme_classes(weight, score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
+def worst_by_extreme_classes(weight: Weight, score: Score, m: int, n: int) -> tuple[Fraction | None, tuple[int, ...]]:
     """Route C2': the same maximum from the classes (p, t, u, ..., u) alone.  With the
     least level t fixed, num and den are additive over the other n-2 levels; the largest
     ratio |num| / den (den > 0) of two additive functions over k-multisets is attained at k
     equal elements, and so is the least den (docs/soundness.md, "extreme classes")."""
-    best_num, best_den, witness = -1, 1, ()
+    best_num, best_den, witness = -1, 1, tuple[int, ...]()
     for p in range(m + 1):
         w, v = _integer_levels(weight, score, p)
         for t in range(p + 1 if n > 1 else 1):
@@ -275,7 +279,7 @@ def worst_by_extreme_classes(weight, score, m: int, n: int) -> tuple[Fraction | 
     return Fraction(best_num, best_den), witness
 
 
-def worst_exhaustive(kernel, readout, m: int, n: int) -> Fraction | None:
+def worst_exhaustive(kernel: Kernel, readout: tuple[Fraction, Fraction, Fraction], m: int, n: int) -> Fraction | None:
     """Route C3: the literal head on every query and multiset of n-1 other tokens."""
     alpha, beta, gamma = readout
     tokens = range(2**m)
@@ -295,7 +299,7 @@ def worst_exhaustive(kernel, readout, m: int, n: int) -> Fraction | None:
     return Fraction(worst_num, worst_den)
 
 
-def flint_rank(kernel, m: int) -> int:
+def flint_rank(kernel: Kernel, m: int) -> int:
     import flint
 
     return flint.fmpz_mat([kernel.row(q) for q in range(2**m)]).rank()
@@ -351,7 +355,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
         f"of every length-{n} input, worst error {rat(worst)} < 1/2"
     )
     rank = claims["feature_rank"].value if "feature_rank" in kernel.claim_fields else None  # equal to the derived rank (check_claims)
-    claim = None if rank is None else claim_of.upper(rank, m, n, claims["nonnegative_features"].value)  # THEORY U1/U2
+    claim = None if rank is None else claim_of.upper(claims["feature_rank"].int(0), m, n, claims["nonnegative_features"].bool())  # THEORY U1/U2
     return Outcome(summary, routes, claim=claim)
 
 

@@ -8,6 +8,7 @@ the document's text with the same rules check() later enforces.
 from __future__ import annotations
 
 import re
+from typing import Any
 from fractions import Fraction
 from math import comb
 
@@ -22,7 +23,7 @@ EXHAUSTIVE_MAX_M = 24  # route C3 only for tokens that fit a list of 2^m kernel 
 RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 
-def _gram_height(kernel: dict, d: int) -> int | None:
+def _gram_height(kernel: dict, d: int) -> tuple[int, int] | None:
     """(the largest height of the four Gram entries <f(a), g(b)>, max(bits of the numerator,
     bits of the denominator) of c = <f(1), g(1)>), computed exactly (its cost,
     4 d Fraction products, is counted in the plan's reading work first), or None when the
@@ -31,10 +32,10 @@ def _gram_height(kernel: dict, d: int) -> int | None:
     if not all(isinstance(v, list) and len(v) == d and all(isinstance(x, str) and RATIONAL_TEXT.fullmatch(x) for x in v) for v in vecs):
         return None
     try:
-        f0, f1, g0, g1 = ([Fraction(x) for x in v] for v in vecs)
+        f0, f1, g0, g1 = ([Fraction(x) for x in v] for v in vecs if isinstance(v, list))
     except ZeroDivisionError:
         return None
-    gram = [sum((a * b for a, b in zip(f, g)), Fraction(0)) for f in (f0, f1) for g in (g0, g1)]
+    gram = [sum((a * b for a, b in zip(f, g, strict=True)), Fraction(0)) for f in (f0, f1) for g in (g0, g1)]
     return max(x.numerator.bit_length() + x.denominator.bit_length() for x in gram) + 2, max(abs(gram[3].numerator).bit_length(), gram[3].denominator.bit_length())
 
 
@@ -73,13 +74,12 @@ class Plan:
             level_entry = entry if exact is None else m * exact[1] + 1
         elif ktype == "softmax-bilinear":
             b_bits = height(kernel.get("exp_beta"))
-            rows = [sized(Node(kernel), k) for k in ("W_Q", "W_K")]
-            rows = [r if isinstance(r, list) else [] for r in rows]
+            rows: list[list[Any]] = [r if isinstance(r, list) else [] for r in (sized(Node(kernel), k) for k in ("W_Q", "W_K"))]
             d = max(len(rows[0]), len(rows[1]))
             # g = (W_Q^T W_K)_11 exactly, from the first column: the powers b^(g l) are built only
             # after W_Q^T W_K = g I is verified (and malformed entries are rejected before that)
             col = [[small_int(sized(Node(r), 0), 0, -(2**20), 2**20) if isinstance(r, list) else 0 for r in rs] for rs in rows]
-            g = abs(sum(a * b for a, b in zip(*col))) if len(col[0]) == len(col[1]) else 0
+            g = abs(sum(a * b for a, b in zip(*col, strict=True))) if len(col[0]) == len(col[1]) else 0
             if len(col[0]) == len(col[1]) and 3 * d * m * m <= 10**6 and not _is_scalar(rows, m):
                 g = 0  # not level-determined: rejected before any power is built
             read += 2 * d * m * 4 + 3 * d * m * m  # the entries and W_Q^T W_K
@@ -116,5 +116,6 @@ class Plan:
 def _is_scalar(rows: list[list], m: int) -> bool:
     """Whether W_Q^T W_K = g I (for sizing only: entries that are not integers count as 0)."""
     wq, wk = ([[small_int(x, 0, -(2**20), 2**20) for x in r] if isinstance(r, list) else [] for r in rs] for rs in rows)
-    s = [[sum(a[i] * b[j] for a, b in zip(wq, wk) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
+    # strict=False: sizing reads the document before it is validated (W_Q and W_K may differ in length)
+    s = [[sum(a[i] * b[j] for a, b in zip(wq, wk, strict=False) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
     return all(s[i][j] == (s[0][0] if i == j else 0) for i in range(m) for j in range(m))

@@ -60,7 +60,8 @@ def _read_pairs(doc: Node, m: int) -> list[tuple[int, int]]:
     nodes = doc["pairs"].list(MAX_SIGNS)
     if not nodes:
         raise Invalid(doc["pairs"].pointer, "a crossing certificate needs k >= 1 pairs")
-    pairs, seen = [], {}
+    pairs: list[tuple[int, int]] = []
+    seen: dict[tuple[int, int], int] = {}
     for e, node in enumerate(nodes):
         a, b = read_pair(node, m)
         if a == b:
@@ -85,7 +86,7 @@ def forced_sets(a: int, b: int, m: int, n: int) -> tuple[frozenset[int], frozens
     return frozenset(pos), frozenset(neg)
 
 
-def _check_walk(node: Node, c: int, sets, m: int) -> int:
+def _check_walk(node: Node, c: int, sets: list[tuple[frozenset[int], frozenset[int]]], m: int) -> int:
     """CR2 for choice c: every step of the closed walk is a precedence of its pair."""
     steps = node.obj({"steps"})["steps"].list(2**m * len(sets) + 1)
     if len(steps) < 2:
@@ -125,7 +126,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
         raise Invalid(doc["cycles"].pointer, f"{len(cycles)} cycles listed; {k} pairs have 2^{k} = {2**k} direction choices, each needs one")
     longest = max(_check_walk(node, c, sets, m) for c, node in enumerate(cycles))
     expect_equal(claims["bound"], claims["bound"].int(0), BOUND, "the bound (single crossing refutes kernel rank <= 2)")
-    uniform = {(q, z) for (a, b), (pos, neg) in zip(pairs, sets) for q in pos | neg for z in (a, b)}
+    uniform = {(q, z) for (a, b), (pos, neg) in zip(pairs, sets, strict=True) for q in pos | neg for z in (a, b)}
     incidences = sum(len(pos) + len(neg) for pos, neg in sets)
     count = family_size(uniform, incidences, n, variant)
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")

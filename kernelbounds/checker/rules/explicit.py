@@ -71,7 +71,7 @@ def work(doc: Node, limits: Limits) -> int:
     h_e = sum(row_height([claims.get("worst_error")]))
     total = read_cost(head) + T * r * 3 * lin(h_psi)
     worst_u, f_bits = 0, []
-    for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(head.get("readout"), T))):
+    for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(head.get("readout"), T), strict=True)):
         h_phi = sum(row_height(phi_q))
         h_f = sum(row_height(f_q))
         h_w = h_phi + h_psi + _log2(r)  # before the row's readout scaling
@@ -91,7 +91,7 @@ def _table(node: Node, rows: int, cols: int) -> list[list[Fraction]]:
     return [[x.rational() for x in row.list(cols, length=cols)] for row in node.list(rows, length=rows)]
 
 
-def _integer_rows(phi, psi, F, pointer: str) -> list[tuple[list[int], list[int]]]:
+def _integer_rows(phi: list[list[Fraction]], psi: list[list[Fraction]], F: list[list[Fraction]], pointer: str) -> list[tuple[list[int], list[int]]]:
     """E1, then per query q integers (W, U) with W = D_q w_q and U = D_q w_q F(q, .) for one
     D_q > 0: psi is scaled by one common denominator, phi and F row by row."""
     T = len(psi)
@@ -105,13 +105,13 @@ def _integer_rows(phi, psi, F, pointer: str) -> list[tuple[list[int], list[int]]
         for k in range(r):
             if Phi[k]:
                 c, col = Phi[k], cols[k]
-                W = [a + c * b for a, b in zip(W, col)]
+                W = [a + c * b for a, b in zip(W, col, strict=True)]
         bad = next((z for z in range(T) if W[z] < 0), None)
         if bad is not None:
-            w = sum((a * b for a, b in zip(phi[q], psi[bad])), Fraction(0))
+            w = sum((a * b for a, b in zip(phi[q], psi[bad], strict=True)), Fraction(0))
             raise Invalid(f"{pointer}/{q}", f"<phi_Q({q}), psi_K({bad})> = {rat(w)} < 0: the kernel takes a negative value")
         Fq, d = scale_to_ints(F[q])
-        rows.append(([d * w for w in W], [w * f for w, f in zip(W, Fq)]))
+        rows.append(([d * w for w in W], [w * f for w, f in zip(W, Fq, strict=True)]))
     return rows
 
 
@@ -129,10 +129,10 @@ def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction
     for t in range(q.bit_count() + 1):
         if _least_over_inputs(W, q, t, levels, n - 2) <= 0:
             raise Invalid(pointer, f"some input with least level {t} has denominator <= 0")
-        low = [ed * u - (ed * t - en) * w for u, w in zip(U, W)]
+        low = [ed * u - (ed * t - en) * w for u, w in zip(U, W, strict=True)]
         if _least_over_inputs(low, q, t, levels, n - 2) < 0:
             raise Invalid(pointer, f"some input with least level {t} has y < t - {rat(e)}")
-        high = [(ed * t + en) * w - ed * u for u, w in zip(U, W)]
+        high = [(ed * t + en) * w - ed * u for u, w in zip(U, W, strict=True)]
         if _least_over_inputs(high, q, t, levels, n - 2) < 0:
             raise Invalid(pointer, f"some input with least level {t} has y > t + {rat(e)}")
 
@@ -143,7 +143,7 @@ def _error(W: list[int], U: list[int], q: int, others: tuple[int, ...]) -> Fract
     return abs(Fraction(sum(U[z] for z in xs), sum(W[z] for z in xs)) - t)
 
 
-def _exhaustive_route(rows, m: int, n: int) -> Fraction:
+def _exhaustive_route(rows: list[tuple[list[int], list[int]]], m: int, n: int) -> Fraction:
     """E4: max |y - t| over every query and multiset of n-1 other tokens, literally
     (integers throughout: |y - t| = |sum U - t sum W| / sum W)."""
     best_num, best_den = 0, 1

@@ -22,8 +22,10 @@ d = l (subset basis) or d = p - l (complement basis); the readout is F = l - 1/2
 
 from __future__ import annotations
 
+from typing import Any
+
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from math import comb, isqrt
 
 from ..common import Outcome, expect_equal, rat, require_version, row_height, scale_to_ints
@@ -47,7 +49,7 @@ def _differences(values: list[Fraction]) -> list[Fraction]:
     out, row = [], list(values)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
@@ -56,7 +58,7 @@ class Head:
 
     def __init__(self, doc: Node, limits: Limits):
         self.m = m = doc["m"].int(1, limit=limits.max_m)
-        self.n = n = doc["n"].int(2, limit=limits.max_n)
+        self.n = doc["n"].int(2, limit=limits.max_n)
         self.basis = doc["basis"].str(("subset", "complement"))
         self.gnode = doc["differences"]
         self.g = [x.rational() for x in self.gnode.list(m + 1, length=m + 1)]
@@ -92,8 +94,8 @@ class Head:
         return self.w[_dist(self.basis, p, l)]
 
     # ---- LF3
-    def worst_by_classes(self):
-        worst, witness = Fraction(-1), ()
+    def worst_by_classes(self) -> tuple[Fraction, tuple[int, ...]]:
+        worst, witness = Fraction(-1), tuple[int, ...]()
         for p in range(self.m + 1):
             wp = [self.weight(p, l) for l in range(p + 1)]
             up = [wp[l] * self.f[p][l] for l in range(p + 1)]
@@ -114,8 +116,8 @@ class Head:
             sets = [t for t in range(2**m) if scaled[t.bit_count()] != 0]
             phi = [scaled[t.bit_count()] if t & ~q == 0 else 0 for t in sets]
             if self.basis == "subset":
-                return [sum(a for a, t in zip(phi, sets) if t & ~z == 0) for z in range(2**m)]
-            return [sum(a for a, t in zip(phi, sets) if t & z == 0) for z in range(2**m)]
+                return [sum(a for a, t in zip(phi, sets, strict=True) if t & ~z == 0) for z in range(2**m)]
+            return [sum(a for a, t in zip(phi, sets, strict=True) if t & z == 0) for z in range(2**m)]
         per = [sum(gj * comb(d, j) for j, gj in enumerate(scaled)) for d in range(m + 1)]
         p = q.bit_count()
         return [per[_dist(self.basis, p, (q & z).bit_count())] for z in range(2**m)]
@@ -136,7 +138,7 @@ class Head:
         for q in tokens:
             k = self.kernel_row(q)
             f, e = scale_to_ints(self.score_row(q))
-            kf = [a * b for a, b in zip(k, f)]
+            kf = [a * b for a, b in zip(k, f, strict=True)]
             lev = [(q & z).bit_count() for z in tokens]
             for others in combinations_with_replacement(tokens, self.n - 1):
                 den = k[q] + sum(k[z] for z in others)
@@ -230,13 +232,13 @@ def _check_refutation(head: Head, node: Node, nonneg: bool, bound: int, limits: 
     if not mults:
         raise Invalid(node["multipliers"].pointer, "no multipliers: Motzkin's alternative needs some y > 0")
     ys = [item["y"].rational() for item in mults]
-    for item, y in zip(mults, ys):
+    for item, y in zip(mults, ys, strict=True):
         if y <= 0:
             raise Invalid(item["y"].pointer, f"multiplier {rat(y)} is not > 0")
     scaled, common = scale_to_ints(ys)  # L y_i with one L > 0: signs and zeros of the sum unchanged, integer sums
-    for item, y in zip(mults, scaled):
+    for item, y_scaled in zip(mults, scaled, strict=True):
         for key, v in _row(head, item, support, nonneg).items():
-            total[key] = total.get(key, 0) + y * v
+            total[key] = total.get(key, 0) + y_scaled * v
     for key in sorted(total, key=str):
         v = total[key]
         if key[0] == "g" and nonneg and v >= 0:
@@ -304,7 +306,7 @@ def _full_classes(basis: str, readout: str, m: int, n: int) -> bool:
     return not extremeclasses.applies(basis, readout) or comb(m + n, n) <= CROSS_CLASSES
 
 
-def _worst(head: Head, limits: Limits, routes: list[str]):
+def _worst(head: Head, limits: Limits, routes: list[str]) -> tuple[Fraction, tuple[int, ...]]:
     """The worst |y - t| over every level class and a class attaining it: LF3x from the
     extreme classes (complement basis, affine readout), and/or LF3 by enumeration."""
     m, n = head.m, head.n
@@ -312,7 +314,7 @@ def _worst(head: Head, limits: Limits, routes: list[str]):
     if extremeclasses.applies(head.basis, head.readout):
         reduced = extremeclasses.worst(head.g, head.eps, m, n)
         routes.append(f"extreme classes (LF3x): {extremeclasses.count(m)} classes (X, u) stand for all {comb(m + n, n)} level classes, worst error {rat(reduced[0])} at (|q|, levels) = {reduced[1]}")
-    if not _full_classes(head.basis, head.readout, m, n):
+    if reduced is not None and not _full_classes(head.basis, head.readout, m, n):  # (reduced is None: the enumeration runs)
         return reduced
     require(comb(m + n, n) <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", comb(m + n, n), limits.max_level_classes)
     worst, witness = head.worst_by_classes()
@@ -330,15 +332,15 @@ def work(doc: Node, limits: Limits) -> int:
     costs 2n + 4 Fraction operations at twice that height.  The FLINT route is counted
     (and run) only when it fits (``_flint_units``); the Motzkin rows at the height of
     their common denominator (``_motzkin_units``)."""
-    v = doc.value if isinstance(doc.value, dict) else {}
+    v: dict[str, Any] = doc.value if isinstance(doc.value, dict) else {}
     m, n = v.get("m"), v.get("n")
     if not isinstance(m, int) or not isinstance(n, int) or isinstance(m, bool) or isinstance(n, bool) or m < 1 or n < 1:
         return 1
     m, n = min(m, limits.max_m), min(n, limits.max_n)
     h_w = sum(row_height(v.get("differences"))) + m + (m + 1).bit_length()
     rows = _readout_heights(v.get("readout"), m)
-    ro = v.get("readout") if isinstance(v.get("readout"), dict) else {}
-    basis, readout = v.get("basis"), ro.get("type")
+    ro: dict[str, Any] = v["readout"] if isinstance(v.get("readout"), dict) else {}
+    basis, readout = str(v.get("basis")), str(ro.get("type"))
     total = (m + 1) ** 2 * frac(h_w)
     if extremeclasses.applies(basis, readout):  # LF3x: the extreme-class check
         total += extremeclasses.work(m, n, h_w)
@@ -352,12 +354,12 @@ def work(doc: Node, limits: Limits) -> int:
         total += flint_units + 2**m * 2**m * ((2**m if m <= EXPLICIT_M else m) + 8) * lin(h_w)
     mini = v.get("minimality")
     if isinstance(mini, dict):
-        refuted = mini.get("refuted") if isinstance(mini.get("refuted"), list) else []
+        refuted: list[Any] = mini["refuted"] if isinstance(mini.get("refuted"), list) else []
         total += sum(_motzkin_units(r, m, n) for r in refuted) + _coverage_units(m, _rank_bound(v.get("differences"), m), len(refuted))
     return total
 
 
-def _readout_heights(readout, m: int) -> list[int]:
+def _readout_heights(readout: object, m: int) -> list[int]:
     """H_f(p) for p = 0..m: eps's height (affine) or row p's (free), plus log m."""
     ro = readout if isinstance(readout, dict) else {}
     if ro.get("type") == "free" and isinstance(ro.get("table"), list):
@@ -366,7 +368,7 @@ def _readout_heights(readout, m: int) -> list[int]:
     return [sum(row_height([ro.get("eps")])) + m.bit_length()] * (m + 1)
 
 
-def _flint_units(differences, m: int, limits: Limits) -> int | None:
+def _flint_units(differences: object, m: int, limits: Limits) -> int | None:
     """The FLINT route's units (LF5), or None when check() skips it: m <= min(8, rank_m),
     and the cost fits a third of the budget.  Measured on 256 x 256 matrices: full rank
     ~ T^3 x words / 8; rank rho < T, fraction-free (entries grow to rho x bits):
@@ -381,7 +383,7 @@ def _flint_units(differences, m: int, limits: Limits) -> int | None:
     return units if units <= limits.work_budget // 3 else None
 
 
-def _motzkin_units(refuted, m: int, n: int) -> int:
+def _motzkin_units(refuted: object, m: int, n: int) -> int:
     """One refuted support's Motzkin combination: the multipliers y are brought to their
     common denominator L (height: largest numerator + the distinct denominators), then
     every row's n (m + 1) coefficients are added as integers of that height + m + 16."""
@@ -394,7 +396,7 @@ def _motzkin_units(refuted, m: int, n: int) -> int:
     return len(mults) * ((n + 1) * (m + 1) * (4 + lin(h)) + 2 * mul2(den, h) + 30)
 
 
-def _rank_bound(differences, m: int) -> int:
+def _rank_bound(differences: object, m: int) -> int:
     """sum C(m, j) over the differences not written as zero (unreadable ones count as
     nonzero): at least the rank check() derives, so the coverage walk's bound."""
     items = differences[: m + 1] if isinstance(differences, list) else []

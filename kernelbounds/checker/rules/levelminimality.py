@@ -23,7 +23,10 @@ p <= m and t its least level, the strict row sum_(l in p, l_2..l_n) (l - t - 1) 
 
 from __future__ import annotations
 
+from typing import Any
+
 from fractions import Fraction
+from itertools import pairwise
 from math import comb
 
 from ..common import Outcome, digits_bits, expect_equal, rat, require_version
@@ -71,7 +74,7 @@ def _check_refutation(node: Node, n: int, k: int, reach: int, nonneg: bool, limi
         if y <= 0:
             raise Invalid(item["y"].pointer, f"multiplier {rat(y)} is not > 0")
         classes += is_class
-        total = [t + y * c for t, c in zip(total, row)]
+        total = [t + y * c for t, c in zip(total, row, strict=True)]
     if not classes:
         raise Invalid(node.pointer, "no class row has a multiplier: the weight rows -H(d) <= 0 alone are satisfiable (g = (1, 0, ...))")
     for j, v in enumerate(total):
@@ -93,7 +96,7 @@ def _check_witness(node: Node, n: int, k: int, reach: int, nonneg: bool) -> None
     for p in range(reach + 1):
         for u in range(p + 1):
             row = _class_row(p, [0] + [p - u] * (n - 2), k)
-            value = sum((c * gj for c, gj in zip(row, g)), Fraction(0))
+            value = sum((c * gj for c, gj in zip(row, g, strict=True)), Fraction(0))
             if value >= 0:
                 raise Invalid(node.pointer, f"the class (p = {p}; one key at x = {p}, {n - 2} at x = {u}) has row value {rat(value)} >= 0: the witness does not solve m = {reach}")
 
@@ -108,18 +111,18 @@ def _chain_dp(reach: list[int], m: int) -> int | None:
 
     least: list[int | None] = [1] + [None] * m
     for j in range(1, m + 1):
-        costs = [least[i] for i in range(j) if least[i] is not None and j <= L(i) + 1]
+        costs = [c for i in range(j) if (c := least[i]) is not None and j <= L(i) + 1]
         least[j] = min(costs) + comb(m, j) if costs else None
-    ends = [least[j] for j in range(m + 1) if least[j] is not None and L(j) >= m]
+    ends = [c for j in range(m + 1) if (c := least[j]) is not None and L(j) >= m]
     return min(ends) if ends else None
 
 
 def _check_chain(node: Node, reach: list[int], m: int, bound: int) -> None:
     items = node.list(m + 1)
     chain = [x.int(0, m) for x in items]
-    if not chain or chain[0] != 0 or any(b <= a for a, b in zip(chain, chain[1:])):
+    if not chain or chain[0] != 0 or any(b <= a for a, b in pairwise(chain)):
         raise Invalid(node.pointer, "a chain is a strictly increasing list starting at 0")
-    for i, (a, b) in enumerate(zip(chain, chain[1:])):
+    for i, (a, b) in enumerate(pairwise(chain)):
         if a < len(reach) and b > reach[a] + 1:
             raise Invalid(items[i + 1].pointer, f"j = {b} > L({a}) + 1 = {reach[a] + 1}")
     if chain[-1] < len(reach) and reach[chain[-1]] < m:
@@ -159,13 +162,13 @@ def work(doc: Node, limits: Limits) -> int:
     multipliers' common denominator so far (``accumulation_units``); per witness
     (reach + 2)^2 sums of k + 1 terms over the witness's common denominator (MN2); the
     dynamic program max_m^3 integer steps."""
-    v = doc.value if isinstance(doc.value, dict) else {}
-    n = v.get("n") if isinstance(v.get("n"), int) and not isinstance(v.get("n"), bool) else 2
+    v: dict[str, Any] = doc.value if isinstance(doc.value, dict) else {}
+    n = v["n"] if isinstance(v.get("n"), int) and not isinstance(v.get("n"), bool) else 2
     n = max(2, min(n, limits.max_n))
-    claims = v.get("claims") if isinstance(v.get("claims"), dict) else {}
-    max_m = claims.get("max_m") if isinstance(claims.get("max_m"), int) and not isinstance(claims.get("max_m"), bool) else 1
+    claims: dict[str, Any] = v["claims"] if isinstance(v.get("claims"), dict) else {}
+    max_m = claims["max_m"] if isinstance(claims.get("max_m"), int) and not isinstance(claims.get("max_m"), bool) else 1
     max_m = max(1, min(max_m, MAX_M))
-    prefixes = v.get("prefixes") if isinstance(v.get("prefixes"), list) else []
+    prefixes: list[Any] = v["prefixes"] if isinstance(v.get("prefixes"), list) else []
     total = max_m**3 * op(64) + 1
     for k, entry in enumerate(prefixes):
         if not isinstance(entry, dict):
@@ -173,7 +176,7 @@ def work(doc: Node, limits: Limits) -> int:
         r = entry.get("reach")
         reach = min(r, MAX_M) if isinstance(r, int) and not isinstance(r, bool) and r >= 0 else MAX_M
         coef = reach + 2 + (n * (reach + 2)).bit_length()  # |row entries| <= n (reach + 2) 2^(reach + 1)
-        mults = entry.get("refutation") if isinstance(entry.get("refutation"), list) else []
+        mults: list[Any] = entry["refutation"] if isinstance(entry.get("refutation"), list) else []
         total += len(mults) * (k + 1) * n * (reach + 2) * op(reach)
         total += accumulation_units([x.get("y") if isinstance(x, dict) else None for x in mults], coef, k + 1)
         wit = entry.get("witness")

@@ -111,7 +111,7 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
     return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
-def work_linear(doc: Node, m: int, n: int, k: int, sched, limits: Limits) -> int:
+def work_linear(doc: Node, m: int, n: int, k: int, sched: list[tuple[int, int, int]], limits: Limits) -> int:
     """Gaussian elimination (dim^2), the 2^dim codewords (Gray code, one xor and one
     popcount each), and the uniform L3 inequality with one product."""
     lin = sized(doc["code"], "linear")

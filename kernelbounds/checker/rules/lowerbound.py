@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from itertools import pairwise
 
 from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, length, rat, sized, small_int
@@ -29,7 +30,7 @@ __all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "work", "least_rank", "low_bit
 class Family:
     """Rule chains-v1, row by row: keys needing (q, z, ..., z) and links needing (q, a, b, ..., b)."""
 
-    def __init__(self, words: list[int], m: int, n: int, variant: str, schedules):
+    def __init__(self, words: list[int], m: int, n: int, variant: str, schedules: dict[int, tuple[tuple[int, ...], int]]) -> None:
         self.words, self.m, self.n, self.variant, self.schedules = words, m, n, variant, schedules
         self.full = (1 << m) - 1
         self.per_link = n - 1 if variant == "position-dependent" else 1
@@ -51,12 +52,12 @@ class Family:
     def row(self, i: int, gaps: list[int]) -> tuple[int, set[int], set[tuple[int, int]]]:
         c_i = self.words[i]
         q = self.full ^ c_i
-        keys, links = {c_i}, set()
+        keys, links = {c_i}, set[tuple[int, int]]()
         for j, c_j in enumerate(self.words):
             if j != i:
                 chain = [c_i] + [low_bits(q, l) for l in self.schedules[gaps[j]][0][1:-1]] + [c_j]
                 keys.update(chain)
-                links.update(zip(chain, chain[1:]))
+                links.update(pairwise(chain))
         return q, keys, links
 
     def row_count(self, i: int, gaps: list[int]) -> int:
@@ -64,11 +65,11 @@ class Family:
         (they end at distinct c_j) and can equal a prefix link only if c_j is an intermediate."""
         c_i = self.words[i]
         q = self.full ^ c_i
-        inter, prefix, last = set(), set(), {}
+        inter, prefix, last = set[int](), set[tuple[int, int]](), dict[int, int]()
         for g in set(gaps[j] for j in range(len(gaps)) if j != i):
             chain = [c_i] + [low_bits(q, l) for l in self.schedules[g][0][1:-1]]
             inter.update(chain[1:])
-            prefix.update(zip(chain, chain[1:]))
+            prefix.update(pairwise(chain))
             last[g] = chain[-1]
         where = {c: j for j, c in enumerate(self.words) if c in inter}
         repeated = sum(1 for c, j in where.items() if j != i and (last[gaps[j]], c) in prefix)
@@ -141,7 +142,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
-def check_listed(node: Node, rows, family: Family, n: int, m: int, count: int, limits: Limits) -> None:
+def check_listed(node: Node, rows: list[tuple[int, set[int], set[tuple[int, int]]]], family: Family, n: int, m: int, count: int, limits: Limits) -> None:
     items = node.list(limits.max_list)
     listed = set()
     for item in items:

@@ -18,13 +18,14 @@ min(rows, cols) needs one prime.  ``work`` bounds the cost from the rows' bit si
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .rank import is_prime
-from ..limits import op
 
 TOP = 2**62  # primes below this fit FLINT's word-size modulus
 
 
-def primes():
+def primes() -> Iterator[int]:
     """The primes below 2^62, in decreasing order (each proved prime)."""
     p = TOP - 1
     while True:
@@ -64,6 +65,7 @@ def exact_rank(rows: list[list[int]], max_primes: int | None = None) -> tuple[in
             return rho, used, first
         if max_primes is not None and used + (need - product_bits) // 61 + 1 > max_primes:
             return None, used, first
+    raise AssertionError("unreachable: primes() is infinite")
 
 
 def per_prime(row_bits: list[int], cols: int) -> int:
@@ -71,8 +73,3 @@ def per_prime(row_bits: list[int], cols: int) -> int:
     bits each), the nmod_mat built from the list, FLINT's elimination (size^3 / 200)."""
     full = min(len(row_bits), cols)
     return sum(cols * (3 + b // 100) for b in row_bits) + len(row_bits) * cols // 4 + full**3 // 200 + 1000
-
-
-def primes_needed(row_bits: list[int], cols: int, rank: int) -> int:
-    """Primes ``exact_rank`` uses at most when the rank is ``rank`` < full."""
-    return _hadamard_bits(row_bits, cols, rank + 1) // 61 + 2

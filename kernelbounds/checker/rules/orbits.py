@@ -106,7 +106,7 @@ class Permutation:
             w >>= bits
         return out
 
-    def apply_all(self, words):
+    def apply_all(self, words: list[int]) -> list[int]:
         """The images of many words (unrolled for the four tables of m <= 64)."""
         if len(self.tables) == 4 and self.bits == 16:
             t0, t1, t2, t3 = self.tables
@@ -162,6 +162,8 @@ def check_automorphisms(doc: Node, perms: list[Permutation], words: list[int], r
     node = doc["symmetry"]["permutations"]
     if rows is not None:
         basis = echelon(rows)
+        if basis is None:  # (linear_words refused dependent rows already)
+            raise Invalid(doc["code"]["linear"]["generator"].pointer, "the generator rows are not linearly independent over F_2")
         for p, perm in enumerate(perms):
             for r, row in enumerate(rows):
                 if not in_span(basis, perm(row)):
@@ -226,8 +228,8 @@ def check_orbit_claims(claims: Node, words: list[int], perms: list[Permutation],
 def check_histogram(node: Node, hist: Counter) -> None:
     """The claimed [{gap, count}] list, increasing in gap, equals the derived histogram."""
     items = node.list(len(hist) + 64)
-    seen = []
-    for e, item in enumerate(items):
+    seen: list[int] = []
+    for item in items:
         item.obj({"gap", "count"})
         g = item["gap"].int(0)
         if seen and g <= seen[-1]:
@@ -280,7 +282,7 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
         if g not in schedules:
             why = f"gap {g} < 2: no chain bounds M_ij" if g < 2 else f"no schedule for gap {g}"
             raise Invalid("/schedules", f"a pair of code words has gap {g}: {why}")
-    for s, item in enumerate(doc["schedules"].list(m + 1)):
+    for item in doc["schedules"].list(m + 1):
         if item["gap"].int() not in occurring:
             raise Invalid(item["gap"].pointer, f"a schedule for gap {item['gap'].int()}, which no pair of code words has")
     k = claims["k"].int(1, MAX_K)

@@ -11,13 +11,16 @@ Checked facts (docs/certificate-format-v1.md, "rank"):
 
 from __future__ import annotations
 
+from typing import Any
+
 from fractions import Fraction
+from itertools import pairwise
 from math import comb, lcm
 from operator import itemgetter
 
 from ..common import Outcome, expect_equal, heights, length, sized
 from ..text import show
-from ..errors import Invalid
+from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits, frac, mul, op, require, words
 
@@ -54,7 +57,7 @@ def differences(h: list[Fraction]) -> list[Fraction]:
     out, row = [], list(h)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 
@@ -83,7 +86,7 @@ class LevelKernel:
             levels = b"\0"
             for i in range(self.m):
                 levels += levels.translate(plus_one) if (x >> i) & 1 else levels
-            picked = levels if every else bytes(pick(levels)) if len(cols) > 1 else bytes([pick(levels)])
+            picked = levels if pick is None else bytes(pick(levels)) if len(cols) > 1 else bytes([pick(levels)])
             out += map(table.__getitem__, picked)
         return out
 
@@ -120,7 +123,7 @@ class FeatureKernel:
             for i, r in enumerate(rows):
                 if len(r) != self.dim:
                     raise Invalid(node[key][i].pointer, f"feature vectors must all have dimension {self.dim}")
-        values = {(x, z): sum((a * b for a, b in zip(fq[i], fk[j])), Fraction(0)) for i, x in enumerate(self.tokens) for j, z in enumerate(self.tokens)}
+        values = {(x, z): sum((a * b for a, b in zip(fq[i], fk[j], strict=True)), Fraction(0)) for i, x in enumerate(self.tokens) for j, z in enumerate(self.tokens)}
         d = lcm(*(v.denominator for v in values.values())) if values else 1
         self.table = {k: int(v * d) for k, v in values.items()}
         self.m = m
@@ -146,7 +149,7 @@ class FeatureKernel:
         return exact
 
 
-def minor_rank_fastest(kernel, rows: list[int], cols: list[int], p: int) -> tuple[int, str]:
+def minor_rank_fastest(kernel: LevelKernel | FeatureKernel, rows: list[int], cols: list[int], p: int) -> tuple[int, str]:
     """(rank of the minor, "over Z" or "modulo p"), by the exact route measured fastest:
     FLINT's fmpz_mat rank over Z when the scaled entries have at most FMPZ_ROUTE_BITS bits
     (3.6 s against 9.5 s for nmod_mat mod 2^31 - 1 on the 4096 x 4096 tensor kernel),
@@ -167,6 +170,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     doc.obj({"format", "version", "kind", "m", "kernel", "claims", "lower", "upper"})
     m = doc["m"].int(1, limit=limits.max_m)
     ktype = doc["kernel"]["type"].str(("level", "features"))
+    kernel: LevelKernel | FeatureKernel
     if ktype == "level":
         require(m <= limits.rank_cert_m, "/m", "the kernel matrix side 2^m", 2**m, 2**limits.rank_cert_m)
         kernel = LevelKernel(doc["kernel"], m)
@@ -180,14 +184,17 @@ def check(doc: Node, limits: Limits) -> Outcome:
     p = low["prime"].int(2, MAX_PRIME)
     if not is_prime(p):
         raise Invalid(low["prime"].pointer, f"{p} is not prime")
+    tokens = kernel.tokens
+    if tokens is None:  # LevelKernel leaves it None past m = 30, which rank_cert_m refuses first
+        raise LimitExceeded("/m", f"m = {m}: the kernel matrix is too large to index")
     index = {}
     for key in ("rows", "cols"):
         node = low[key]
         if node.value == "all":
-            index[key] = list(kernel.tokens)
+            index[key] = list(tokens)
         else:
             index[key] = [t.token(m) for t in node.list(2**limits.rank_cert_m)]
-            if len(set(index[key])) != len(index[key]) or not set(index[key]) <= set(kernel.tokens):
+            if len(set(index[key])) != len(index[key]) or not set(index[key]) <= set(tokens):
                 raise Invalid(node.pointer, "indices must be distinct tokens of the matrix")
     size = len(index["rows"])
     if len(index["cols"]) != size:
@@ -228,8 +235,7 @@ def work(doc: Node, limits: Limits) -> int:
     else:
         tokens = length(sized(kernel, "tokens"))
         side = tokens
-        rows = [sized(kernel, k) for k in ("phi_q", "phi_k")]
-        rows = [r if isinstance(r, list) else [] for r in rows]
+        rows: list[list[Any]] = [r if isinstance(r, list) else [] for r in (sized(kernel, k) for k in ("phi_q", "phi_k"))]
         dim = max((length(r) for rs in rows for r in rs), default=0)
         row_h = [[sum(heights(r)) for r in rs] for rs in rows]
         h_value = max(row_h[0], default=64) + max(row_h[1], default=64)

@@ -36,7 +36,7 @@ def work(doc: Node, limits: Limits) -> int:
     n = doc["n"].int(2, limit=limits.max_n)
     rows = doc["inequalities"].value
     count = len(rows) if isinstance(rows, list) else 0
-    ys = [r.get("multiplier") for r in rows if isinstance(r, dict)] if count else []
+    ys = [r.get("multiplier") for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
     bits = max((y.bit_length() for y in ys if isinstance(y, int) and not isinstance(y, bool)), default=1)
     h = bits + count.bit_length() + 8
     return count * (120 + 2 * n * (25 + lin(h))) + 1000

@@ -91,7 +91,7 @@ def work(doc: Node, limits: Limits) -> int:
     if isinstance(proof, dict) and proof.get("format") == "lrat":
         replay = clausal.lrat_work(sizes, max(6, r + 1), words)
     else:
-        replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words)])
+        replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words, strict=True)])
     return cnf_work(k, r, pairs) + replay + pairs * k * (8 * m + family_work(n))
 
 
@@ -157,7 +157,7 @@ def _pattern(queries: list[int], a: int, b: int, n: int) -> tuple[int, ...]:
     return tuple(x * first for x in s)
 
 
-def _read(doc: Node, m: int, n: int, r: int):
+def _read(doc: Node, m: int, n: int, r: int) -> tuple[list[int], list[tuple[int, ...]], int, set[tuple[int, int]]]:
     qnodes = doc["queries"].list(MAX_QUERIES)
     queries = [x.token(m) for x in qnodes]
     if len(queries) < r:
@@ -165,11 +165,12 @@ def _read(doc: Node, m: int, n: int, r: int):
     for i in range(1, len(queries)):
         if queries[i] <= queries[i - 1]:
             raise Invalid(qnodes[i].pointer, "the queries must be distinct and listed in increasing order as integers (bit i = character i)")
-    patterns, classes = [], {}
+    patterns: list[tuple[int, ...]] = []
+    classes: dict[tuple[int, ...], int] = {}
     pnodes = doc["pairs"].list(10**6)
     if not pnodes:
         raise Invalid(doc["pairs"].pointer, "a rank refutation needs at least one key pair")
-    incidences, uniform = 0, set()
+    incidences, uniform = 0, set[tuple[int, int]]()
     for e, node in enumerate(pnodes):
         a, b = read_pair(node, m)
         if a == b:
@@ -183,7 +184,7 @@ def _read(doc: Node, m: int, n: int, r: int):
         classes[s] = e
         patterns.append(s)
         incidences += count
-        uniform.update((q, z) for q, x in zip(queries, s) if x for z in (a, b))
+        uniform.update((q, z) for q, x in zip(queries, s, strict=True) if x for z in (a, b))
     return queries, patterns, incidences, uniform
 
 

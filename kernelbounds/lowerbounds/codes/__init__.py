@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ...errors import InvalidArgument
 from .verify import gap_histogram, intersection_matrix
 
 
@@ -21,9 +22,9 @@ class Code:
 
     def __post_init__(self):
         if len(set(self.words)) != len(self.words):
-            raise ValueError(f"code {self.name} has repeated words")
+            raise InvalidArgument(f"code {self.name} has repeated words")
         if any(w < 0 or w >> self.m for w in self.words):
-            raise ValueError(f"code {self.name} has a word longer than m = {self.m}")
+            raise InvalidArgument(f"code {self.name} has a word longer than m = {self.m}")
 
     @property
     def size(self) -> int:
@@ -51,7 +52,7 @@ class Code:
     def padded(self, m: int) -> Code:
         """The same words inside {0,1}^m for m >= self.m (zeros appended)."""
         if m < self.m:
-            raise ValueError("cannot pad to a smaller m")
+            raise InvalidArgument("cannot pad to a smaller m")
         return self if m == self.m else Code(f"{self.name}+{m - self.m}", m, self.words, self.note)
 
 

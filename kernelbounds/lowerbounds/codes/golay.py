@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...errors import InvalidArgument
 from . import Code
 
 GENERATOR_POLY = (1 << 11) | (1 << 10) | (1 << 6) | (1 << 5) | (1 << 4) | (1 << 2) | 1
@@ -41,7 +42,7 @@ def codewords() -> tuple[int, ...]:
 def shortened(weight: int, m: int) -> Code:
     """Codewords of the given weight that vanish outside the first m coordinates."""
     if not 1 <= m <= 24:
-        raise ValueError("Golay shortenings need 1 <= m <= 24")
+        raise InvalidArgument("Golay shortenings need 1 <= m <= 24")
     outside = ((1 << 24) - 1) ^ ((1 << m) - 1)
     words = tuple(sorted(w for w in codewords() if w.bit_count() == weight and not w & outside))
     name = {8: "golay-octads", 12: "golay-dodecads"}.get(weight, f"golay-w{weight}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
+from ...errors import InvalidArgument
 from . import Code
 
 MAX_CANDIDATES = 2_000_000
@@ -18,7 +19,7 @@ MAX_CANDIDATES = 2_000_000
 
 def graham_sloane(m: int, w: int, max_words: int | None = None) -> Code:
     if comb(m, w) > MAX_CANDIDATES:
-        raise ValueError(f"C({m},{w}) = {comb(m, w)} is over the limit {MAX_CANDIDATES}")
+        raise InvalidArgument(f"C({m},{w}) = {comb(m, w)} is over the limit {MAX_CANDIDATES}")
     classes: list[list[int]] = [[] for _ in range(m)]
     for support in combinations(range(m), w):
         classes[sum(support) % m].append(sum(1 << i for i in support))

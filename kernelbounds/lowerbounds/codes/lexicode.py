@@ -11,6 +11,7 @@ from math import comb
 
 import numpy as np
 
+from ...errors import InvalidArgument
 from ...bits import tokens_of_weight
 from . import Code
 from .verify import limbs
@@ -26,7 +27,7 @@ def candidates(m: int, w: int) -> list[int]:
 def lexicode(m: int, w: int, lam: int, max_words: int = 1024) -> Code:
     """The greedy code of weight w with pairwise intersections <= lam (at most max_words)."""
     if comb(m, w) > MAX_CANDIDATES:
-        raise ValueError(f"C({m},{w}) = {comb(m, w)} candidates is over the limit {MAX_CANDIDATES}")
+        raise InvalidArgument(f"C({m},{w}) = {comb(m, w)} candidates is over the limit {MAX_CANDIDATES}")
     words = candidates(m, w)
     arr = limbs(words, m)
     alive = np.arange(len(words))  # indices of the candidates still compatible, increasing

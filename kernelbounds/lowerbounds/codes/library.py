@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
+from ...errors import InvalidArgument
 from . import Code
 from . import designs, golay, graham_sloane, lexicode, packing, paley
 
@@ -25,7 +26,7 @@ def disjoint_blocks(m: int, w: int) -> Code:
 def direct_sum(a: Code, b: Code, m: int) -> Code:
     """a's words on the first a.m coordinates and b's on the next b.m (cross gaps = weights)."""
     if a.m + b.m > m:
-        raise ValueError("the blocks do not fit in m")
+        raise InvalidArgument("the blocks do not fit in m")
     words = a.words + tuple(w << a.m for w in b.words)
     return Code(f"{a.name}(+){b.name}", m, words, f"direct sum of {a.name} and {b.name}")
 

@@ -14,6 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
+from ...errors import InvalidArgument
 from ..symmetry import affine_generators, padded, restricted
 from .golay import generator_rows
 
@@ -36,9 +37,9 @@ class LinearCode:
 
     def __post_init__(self):
         if len(self.rows) > MAX_K:
-            raise ValueError(f"dimension {len(self.rows)} is over the limit {MAX_K}")
+            raise InvalidArgument(f"dimension {len(self.rows)} is over the limit {MAX_K}")
         if (self.base or self).m > 64:  # a padded code keeps its unpadded code's words
-            raise ValueError("linear codes are enumerated for m <= 64")
+            raise InvalidArgument("linear codes are enumerated for m <= 64")
 
     @cached_property
     def codewords(self) -> np.ndarray:

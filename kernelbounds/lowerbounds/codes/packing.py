@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from math import comb
 
+from ...errors import InvalidArgument
 from ...bits import tokens_of_weight
 from . import Code
 
@@ -21,7 +22,7 @@ def max_code(m: int, w: int, lam: int, budget: float = DETERMINISTIC_SECONDS) ->
     from ortools.sat.python import cp_model  # 0.2 s to import (with pandas): only when a search runs
 
     if comb(m, w) > MAX_VERTICES:
-        raise ValueError(f"C({m},{w}) = {comb(m, w)} vertices is over the limit {MAX_VERTICES}")
+        raise InvalidArgument(f"C({m},{w}) = {comb(m, w)} vertices is over the limit {MAX_VERTICES}")
 
     words = list(tokens_of_weight(m, w))
     model = cp_model.CpModel()

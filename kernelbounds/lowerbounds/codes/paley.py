@@ -8,6 +8,7 @@ the q + 1 points) they give 2q words of weight (q+1)/2 meeting in (q+1)/4 or 0.
 
 from __future__ import annotations
 
+from ...errors import InvalidArgument
 from . import Code
 
 PRIMES_3_MOD_4 = (3, 7, 11, 19, 23, 31, 43, 47, 59, 67, 71, 79, 83)
@@ -24,6 +25,6 @@ def paley_words(q: int, with_complements: bool = True) -> tuple[int, ...]:
 
 def paley(q: int, m: int | None = None) -> Code:
     if q not in PRIMES_3_MOD_4:
-        raise ValueError(f"q = {q} is not a listed prime = 3 mod 4")
+        raise InvalidArgument(f"q = {q} is not a listed prime = 3 mod 4")
     code = Code(f"paley{q}", q + 1, paley_words(q), f"Paley Hadamard code of order {q + 1}")
     return code if m is None else code.padded(m)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from math import comb
 
 BASES = ("subset", "complement")
@@ -95,7 +95,7 @@ def differences(values: list[Fraction]) -> list[Fraction]:
     out, row = [], list(values)
     while row:
         out.append(row[0])
-        row = [b - a for a, b in zip(row, row[1:])]
+        row = [b - a for a, b in pairwise(row)]
     return out
 
 

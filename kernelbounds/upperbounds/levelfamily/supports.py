@@ -172,7 +172,7 @@ def _eliminated_eps(fam: LevelFamily, w: list[Fraction], m: int, n: int) -> Frac
         all_levels = (p, *levels)
         t = min(all_levels)
         ws = [w[level_distance(fam.basis, p, l)] for l in all_levels]
-        slack = -sum((wl * (l - t - 1) for wl, l in zip(ws, all_levels)), Fraction(0))
+        slack = -sum((wl * (l - t - 1) for wl, l in zip(ws, all_levels, strict=True)), Fraction(0))
         if slack <= 0:
             return None
         room = min(room, slack / sum(ws))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from ...errors import InvalidArgument
 from .families import HALF, LevelFamily, differences, exact_worst_error, families, readout_table, value_dim
 from .supports import Found, Refutation, least, prove_minimal
 
@@ -28,10 +29,10 @@ def certificate(found: Found, refutations: list[Refutation] | None = None) -> di
 
     fam, m, n = found.family, found.m, found.n
     if found.support is None:
-        raise ValueError("no construction to certify")
+        raise InvalidArgument("no construction to certify")
     worst, _ = exact_worst_error(fam, found.g, readout_table(fam, found.eps, found.f, m), m, n)
     if worst is None or worst >= HALF:
-        raise ValueError("the construction does not solve length n")  # least() returns verified ones only
+        raise InvalidArgument("the construction does not solve length n")  # least() returns verified ones only
     doc = header("level-family", version=2)
     if fam.readout == "affine":
         readout = {"type": "affine", "eps": rational(found.eps)}
@@ -125,7 +126,7 @@ def least_certificate(m: int, n: int, nonnegative: bool, prove: bool = True, pro
     basis = "best" if comb(m + n, n) <= SUBSET_MAX_CLASSES else "complement"
     r = best(solve_families(families(basis, nonnegative=nonnegative), m, n, prove=prove, processes=processes))
     if r is None:
-        raise ValueError(f"no level family solves m = {m}, n = {n}")
+        raise InvalidArgument(f"no level family solves m = {m}, n = {n}")
     return certificate(r.found, r.refutations if r.proved else None)
 
 
@@ -135,7 +136,7 @@ def restrict(doc: dict, m: int) -> dict:
     contributes (C(d, j) = 0 for d <= m < j), so it solves length n with support S ∩ [0, m]
     (THEORY U4).  Claims are recomputed exactly; a minimality section is dropped."""
     if not 1 <= m <= doc["m"]:
-        raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
+        raise InvalidArgument(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
     if m == doc["m"]:
         return doc
     if doc["basis"] == "complement" and doc["readout"]["type"] == "affine":  # O(m^2) extreme classes (U4')

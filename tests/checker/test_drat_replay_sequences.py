@@ -1,0 +1,102 @@
+"""The DRAT replay (checker/clausal.py, class Replay) against naive unit propagation over
+random sequences of additions, deletions and RUP checks on a few variables.
+
+The oracle keeps the live clauses as a plain list and recomputes unit propagation from
+scratch by repeated full passes.  After every step the replay's persistent top level (its
+trail) must be exactly the oracle's propagation of the live clauses, a RUP check must
+agree with the oracle's, and a deletion the replay ignores must be one the format lets it
+ignore (an unknown clause, a unit, or a clause with a true literal: possibly the reason of
+a top-level assignment).  A sequence ends at the first conflict (the empty clause)."""
+
+from hypothesis import given, settings, strategies as st
+
+from kernelbounds.checker import clausal
+
+VARIABLES = 5
+LITERALS = [x for v in range(1, VARIABLES + 1) for x in (v, -v)]
+
+
+def _propagate(clauses: list[tuple[int, ...]], assumed: tuple[int, ...] = ()) -> set[int] | None:
+    """The literals unit propagation makes true from the negated `assumed` literals, or
+    None on a conflict."""
+    true = {-x for x in assumed}
+    if any(-x in true for x in true):
+        return None
+    changed = True
+    while changed:
+        changed = False
+        for c in clauses:
+            if any(x in true for x in c):
+                continue
+            free = [x for x in c if -x not in true]
+            if not free:
+                return None
+            if len(free) == 1:
+                true.add(free[0])
+                changed = True
+    return true
+
+
+def _trail(db: clausal.Replay) -> set[int]:
+    return set(db.trail)
+
+
+# proper clauses (distinct variables, each literal of either sign), the empty one included
+clause = st.lists(st.sampled_from(LITERALS), max_size=3, unique_by=abs).map(tuple)
+
+
+# "add-implied" adds (-x, y) for a literal x true at the top level, so that y is propagated
+# with that clause as its reason; "delete-satisfied" deletes a live clause with a true
+# literal (every reason is one: the replay must ignore the deletion of a reason)
+OPS = ("add", "add-implied", "lemma", "delete-live", "delete-satisfied", "delete-any")
+step = st.tuples(st.sampled_from(OPS), clause, st.integers(0, 63))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(step, min_size=1, max_size=20))
+def test_replay_agrees_with_naive_propagation_on_random_sequences(steps):
+    """Each step: an operation, a clause (the one added, checked or deleted; an empty clause
+    stands for a unit where the operation needs one) and a pick among the live clauses."""
+    db = clausal.Replay(VARIABLES)
+    live: list[tuple[int, ...]] = []
+    for op, c, pick in steps:
+        if op == "add-implied":
+            top = sorted(_propagate(live) or ())
+            others = [y for y in LITERALS if top and abs(y) != abs(top[pick % len(top)])]
+            op, c = ("add", (-top[pick % len(top)], others[(pick // 7) % len(others)])) if top else ("add", c)
+        if op == "delete-satisfied":
+            top = _propagate(live) or set()
+            satisfied = [d for d in live if len(d) >= 2 and any(x in top for x in d)]
+            op, c = ("delete-any", satisfied[pick % len(satisfied)]) if satisfied else ("add", c)
+        if op == "delete-live" and not live:
+            op = "add"
+        if op != "lemma" and not c:
+            c = (1 + pick % VARIABLES,)
+        if op == "add":  # a clause of the formula
+            db.add(c)
+            live.append(c)
+        elif op == "lemma":  # a lemma: added only when it is RUP, as refute() does
+            expected = _propagate(live, c) is None
+            assert db.rup(c) == expected, (live, c)
+            if not expected:
+                continue
+            db.add(c)
+            live.append(c)
+        else:
+            if op == "delete-live":
+                c = live[pick % len(live)]
+            ignored = db.ignored
+            db.delete(c)
+            key = sorted(c)
+            copies = [i for i, d in enumerate(live) if sorted(d) == key]
+            if db.ignored > ignored:  # ignored: an unknown clause, a unit, or a possible reason
+                top = _propagate(live)
+                assert not copies or len(c) == 1 or (top is not None and any(x in top for x in c)), (live, c)
+            else:
+                assert copies and len(c) >= 2, (live, c)
+                del live[copies[-1]]
+        top = _propagate(live)
+        assert db.conflict == (top is None), live
+        if top is None:
+            break  # the empty clause: a proof would end here
+        assert _trail(db) == top, (live, sorted(db.trail), sorted(top))
