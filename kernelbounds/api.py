@@ -328,7 +328,13 @@ def check(source, limits=None) -> Verdict:
     under the runtime guard (a forked child limited to ``limits.time_limit`` CPU seconds
     and ``limits.memory_limit`` added bytes, default 60 s and 2 GiB; a breach is code 3).
 
+    A path that does not exist but names a shipped certificate (``"witness-m24-n3-r8.json"``,
+    or ``"certificates/witness-m24-n3-r8.json"`` outside the repository) checks the shipped
+    file, as ``kernelbounds check`` does; the verdict's ``path`` is the shipped file's.
+
     >>> check(construct("tensor", 3, 3).to_certificate()).ok
+    True
+    >>> check("witness-m24-n3-r8.json").ok
     True
     """
     from .certificate import canonical_json
@@ -347,8 +353,43 @@ def check(source, limits=None) -> Verdict:
     if isinstance(source, (bytes, bytearray)):
         return _verdict(check_bytes(bytes(source), "<bytes>", limits))
     if isinstance(source, (str, os.PathLike)):
-        return _verdict(check_file(str(source), limits))
+        return _verdict(check_file(_local_or_shipped(str(source)), limits))
     raise TypeError("check() takes a path, bytes or a dict")
+
+
+def _local_or_shipped(name: str) -> str:
+    from . import shipped
+
+    if name == "-" or os.path.lexists(name):
+        return name
+    try:
+        return str(shipped.path(name))
+    except shipped.UnknownCertificate:
+        return name  # the checker reports the missing file
+
+
+def certificate_path(name: str) -> Path:
+    """The installed path of a shipped certificate, by its file name (with or without
+    ``.json``; ``kernelbounds certificates --path NAME``).  An unknown name raises
+    ``LookupError`` naming it.
+
+    >>> certificate_path("witness-m24-n3-r8").name
+    'witness-m24-n3-r8.json'
+    """
+    from . import shipped
+
+    return shipped.path(name)
+
+
+def certificate_names() -> list[str]:
+    """The file names of the shipped certificates, sorted (``kernelbounds certificates --list``).
+
+    >>> "witness-m24-n3-r8.json" in certificate_names()
+    True
+    """
+    from . import shipped
+
+    return shipped.names()
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,16 @@ from ..checker.__main__ import run as run_checker
 HELP = """Check certificate files with the independent checker (kernelbounds.checker, which
 imports nothing else of the package): every claimed number is re-derived exactly, and a
 rejection names the JSON pointer of the field and the reason.  '-' reads standard input.
-The same front end as `python -m kernelbounds.checker`."""
+The same front end as `python -m kernelbounds.checker`.  A FILE that does not exist here but
+names a shipped certificate (e.g. witness-m24-n3-r8.json or certificates/witness-m24-n3-r8.json;
+`kernelbounds certificates --list`) checks the shipped file, and one line on stderr says so."""
 
 EPILOG = """exit codes: (the most severe over all files) 0 valid, 1 invalid (a claim is false),
 2 malformed file or usage error, 3 resource limit (see --limit; also a breach of the
 runtime guard --time-limit / --memory-limit, enforced while the check runs), 4 internal error.
 limits: NAME=VALUE for any field of kernelbounds.checker.limits.Limits (e.g. work_budget=1200000000).
-example: kernelbounds check certificates/*.json --json"""
+examples: kernelbounds check witness-m24-n3-r8.json
+          kernelbounds check certificates/*.json --json   (in a checkout of the repository)"""
 
 
 def register(sub) -> None:
@@ -34,7 +37,26 @@ MANY = 5  # a progress bar (on a terminal, without --json) from this many files 
 def run(args) -> int:
     from ..progress import bar
 
+    args.files = [_resolve(f) for f in args.files]
     if len(args.files) < MANY or args.json:
         return run_checker(args, prog="kernelbounds check")
     with bar(len(args.files), "check", "file") as progress:
         return run_checker(args, prog="kernelbounds check", progress=progress)
+
+
+def _resolve(name: str) -> str:
+    """A file argument as given, or the shipped certificate it names when no such local
+    file exists (said on stderr, one line)."""
+    import os
+
+    from .. import shipped
+    from ._common import say
+
+    if name == "-" or os.path.lexists(name):
+        return name
+    try:
+        found = str(shipped.path(name))
+    except shipped.UnknownCertificate:
+        return name  # the checker reports the missing file as usual
+    say(f"kernelbounds check: no file {name} here: checking the shipped certificate {found}")
+    return found
