@@ -358,14 +358,9 @@ def check(source, limits=None) -> Verdict:
 
 
 def _local_or_shipped(name: str) -> str:
-    from . import shipped
+    from .shipped import local_or_shipped
 
-    if name == "-" or os.path.lexists(name):
-        return name
-    try:
-        return str(shipped.path(name))
-    except shipped.UnknownCertificate:
-        return name  # the checker reports the missing file
+    return local_or_shipped(name)[0]
 
 
 def certificate_path(name: str) -> Path:
@@ -494,7 +489,7 @@ def _family(source) -> Family:
     if isinstance(source, Family):
         return source
     if isinstance(source, (str, os.PathLike)):
-        return load_family(json.loads(Path(source).read_text(encoding="utf-8")))
+        return load_family(json.loads(Path(_local_or_shipped(str(source))).read_text(encoding="utf-8")))
     if isinstance(source, dict):
         return load_family(source)
     if isinstance(source, Bound):

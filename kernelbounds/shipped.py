@@ -49,6 +49,22 @@ def path(name: str) -> Path:
     raise UnknownCertificate(f"{name!r} is not a shipped certificate (`kernelbounds certificates --list` lists the {len(names())} shipped files)")
 
 
+def local_or_shipped(name: str) -> tuple[str, bool]:
+    """(the path to read, whether it is a shipped certificate): ``name`` itself when it
+    exists here (or is ``-``), else the shipped certificate it names, else ``name`` (the
+    caller reports the missing file as usual).  ``check``, ``evaluate --family`` and the
+    API's certificate arguments resolve names this way, so the documented examples
+    (``certificates/witness-m24-n3-r8.json``) run from a wheel in an empty folder too."""
+    import os
+
+    if name == "-" or os.path.lexists(name):
+        return name, False
+    try:
+        return str(path(name)), True
+    except UnknownCertificate:
+        return name, False
+
+
 # ---------------------------------------------------------------- checking a set as it is
 
 

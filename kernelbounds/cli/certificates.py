@@ -160,7 +160,7 @@ def _check(args) -> int:
         return 0 if result.ok else 1
     for r in result.rows:
         if args.verbose or not r.verdict.ok:
-            print(f"  {one_line(r.name)}: {r.verdict.line() if not r.verdict.ok else f'valid ({r.verdict.seconds:.2f} s): {one_line(r.verdict.summary)}'}")
+            print(r.verdict.line())  # the checker's one line: VALID or the rejection, the file's path
     for name in result.unindexed:
         print(f"  {one_line(name)}: accepted by the checker but not listed in INDEX")
     for name in result.missing:

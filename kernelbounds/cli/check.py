@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..checker.__main__ import add_arguments
 from ..checker.__main__ import run as run_checker
+from ._common import resolve_certificate
 
 
 HELP = """Check certificate files with the independent checker (kernelbounds.checker, which
@@ -37,26 +38,9 @@ MANY = 5  # a progress bar (on a terminal, without --json) from this many files 
 def run(args) -> int:
     from ..progress import bar
 
-    args.files = [_resolve(f) for f in args.files]
+    args.files = [resolve_certificate(f) for f in args.files]
     if len(args.files) < MANY or args.json:
         return run_checker(args, prog="kernelbounds check")
     with bar(len(args.files), "check", "file") as progress:
         return run_checker(args, prog="kernelbounds check", progress=progress)
 
-
-def _resolve(name: str) -> str:
-    """A file argument as given, or the shipped certificate it names when no such local
-    file exists (said on stderr, one line)."""
-    import os
-
-    from .. import shipped
-    from ._common import say
-
-    if name == "-" or os.path.lexists(name):
-        return name
-    try:
-        found = str(shipped.path(name))
-    except shipped.UnknownCertificate:
-        return name  # the checker reports the missing file as usual
-    say(f"kernelbounds check: no file {name} here: checking the shipped certificate {found}")
-    return found

@@ -10,7 +10,7 @@ from ..heads import evaluate as ev
 from ..bits import to_str
 from ..heads.inputs import FamilyError, load_family
 from ..heads.tables import HeadError, load
-from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, positive, read_input, write_doc
+from ._common import CONTRADICTION, UserError, resolve_certificate, add_json, emit_json, one_stdout, positive, read_input, write_doc
 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
 certificate's witness family (streamed: the m = 24, n = 3 family has 13,279,280 inputs),
@@ -54,7 +54,7 @@ def _family(args):
         raise UserError("-o writes the certificate of a head that solves every input: it needs --all --m M --n N")
     if args.family:
         try:
-            doc = json.loads(read_input(args.family))
+            doc = json.loads(read_input(resolve_certificate(args.family)))
         except ValueError as exc:
             raise UserError(f"{args.family}: not JSON ({exc})") from None
         try:
