@@ -22,8 +22,8 @@ EPILOG = """exit codes: 0 every file valid and byte-identical (INDEX and COMPUTE
 differs, is invalid or stale (with --write: some file is invalid; it is written but not
 indexed), 2 DIR missing (without --write) or unwritable, or --scheduler unusable, or NAME not
 shipped (--path), 4 internal error.  --check: 0 every file valid and INDEX matches, 1 otherwise.
-examples: kernelbounds certificates --check
-          kernelbounds certificates --path witness-m24-n3-r8.json"""
+example: kernelbounds certificates --check
+example: kernelbounds certificates --path witness-m24-n3-r8.json"""
 
 
 def register(sub) -> None:
@@ -32,7 +32,7 @@ def register(sub) -> None:
     p.add_argument("--check", action="store_true", help="check every file of DIR as it is and its INDEX, without regenerating (minutes, not an hour)")
     p.add_argument("--list", action="store_true", help="print the names of the shipped certificates, one a line")
     p.add_argument("--path", metavar="NAME", help="print the installed path of the shipped certificate NAME (with or without .json)")
-    p.add_argument("--sample", type=positive("--sample", 1, 100000), metavar="N", help="regenerate and compare only N entries chosen by --seed (CI: a different sample per commit); INDEX and COMPUTED are not compared")
+    p.add_argument("--sample", type=positive("--sample", 1, 100000), metavar="N", help="regenerate and compare only N (1..100000) entries chosen by --seed (CI: a different sample per commit); INDEX and COMPUTED are not compared")
     p.add_argument("--seed", default="", metavar="TEXT", help="--sample: the seed that chooses the entries (scripts/regenerate passes the commit's hash)")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per file (by default only the rejected or differing ones); when regenerating also the table of every file")
     p.add_argument("--json", action="store_true", help="one JSON object per certificate (JSON Lines), then a summary object")

@@ -22,8 +22,8 @@ EPILOG = """exit codes: (the most severe over all files) 0 valid, 1 invalid (a c
 2 malformed file or usage error, 3 resource limit (see --limit; also a breach of the
 runtime guard --time-limit / --memory-limit, enforced while the check runs), 4 internal error.
 limits: NAME=VALUE for any field of kernelbounds.checker.limits.Limits (e.g. work_budget=1200000000).
-examples: kernelbounds check witness-m24-n3-r8.json
-          kernelbounds check certificates/*.json --json   (in a checkout of the repository)"""
+example: kernelbounds check witness-m24-n3-r8.json
+example: kernelbounds check certificates/*.json --json   (in a checkout of the repository)"""
 
 
 def register(sub) -> None:
