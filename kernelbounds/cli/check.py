@@ -39,8 +39,13 @@ def run(args) -> int:
     from ..progress import bar
 
     args.files = [resolve_certificate(f) for f in args.files]
-    if len(args.files) < MANY or args.json:
+    if args.json:
         return run_checker(args, prog="kernelbounds check")
+    if len(args.files) < MANY:  # a status line with a clock when a check runs past a second
+        from ..progress import status
+
+        with status(f"check: {len(args.files)} file{'s' if len(args.files) > 1 else ''} with the independent checker") as line:
+            return run_checker(args, prog="kernelbounds check", progress=line)
     with bar(len(args.files), "check", "file") as progress:
         return run_checker(args, prog="kernelbounds check", progress=progress)
 

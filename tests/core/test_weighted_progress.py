@@ -18,3 +18,29 @@ def test_processes_give_the_same_list():
     items = list(range(-30, 30))
     weights = [(7 * i) % 11 for i in range(len(items))]
     assert pmap_weighted(abs, items, weights, jobs=2) == [abs(x) for x in items]
+
+
+def test_a_status_line_says_what_runs_with_a_moving_clock_and_is_erased(monkeypatch, capsys):
+    import time
+
+    from kernelbounds import progress
+
+    monkeypatch.setattr(progress, "live", lambda: True)
+    monkeypatch.setattr(progress.status, "TICK", 0.05)
+    with progress.bar(None, "code search (THEORY L4) at m = 64, n = 9", "search"):
+        time.sleep(0.4)
+    err = capsys.readouterr().err
+    drawn = [part for part in err.split("\r\x1b[K") if part]
+    assert len(drawn) >= 3 and all(p.startswith("code search (THEORY L4) at m = 64, n = 9: running 0:0") for p in drawn) and err.endswith("\r\x1b[K")
+    with progress.status("quick"):
+        pass
+    assert capsys.readouterr().err in ("", "\r\x1b[K")  # a step shorter than a tick draws nothing
+
+
+def test_the_weighted_bar_reaches_every_item_and_all_the_work(monkeypatch, capsys):
+    from kernelbounds import progress
+
+    monkeypatch.setattr(progress, "live", lambda: True)
+    assert pmap_weighted(abs, [-3, 4, -5], [10**9, 1, 7], jobs=1, desc="weighted") == [3, 4, 5]
+    last = capsys.readouterr().err.split("\r")[-2]
+    assert last.startswith("weighted: 100%") and "3/3 files" in last
