@@ -25,7 +25,8 @@ a failing head gets its worst input and the THEORY L1 explanation."""
 EPILOG = """exit codes: 0 the head solves the family, 1 it fails some scored position,
 2 usage or malformed file, 3 estimated time over --max-seconds, 4 internal error,
 5 the head contradicts the certified bound (keep the head file and report it).
-example: kernelbounds evaluate --head head.json --family certificates/witness-m24-n3-r8.json --json
+example: kernelbounds evaluate --family witness-m24-n3-r8.json --list-tokens
+example: kernelbounds evaluate --head head.json --family witness-m24-n3-r8.json --json   (head.json: a head file on those tokens, README writes one; exit 1: it fails)
 example: kernelbounds evaluate --all --m 8 --n 3 --head head.json -o head-cert.json"""
 
 
