@@ -27,16 +27,16 @@ def sample(filenames: list[str], count: int, seed: str) -> list[int]:
 
 def compare_sample(target: str | Path, count: int, seed: str, jobs: int | None = None):
     """Regenerate the sampled entries, check each with the checker and compare it with the
-    committed file in target: a ``catalog.Comparison`` of those rows (no stale files,
+    committed file in target: a ``workflow.Comparison`` of those rows (no stale files,
     INDEX and COMPUTED not compared)."""
-    from . import catalog
+    from .hub import workflow
     from .progress import pmap
 
     target = Path(target)
-    chosen = sample([e.filename for e in catalog.entries()], count, seed)
+    chosen = sample([e.filename for e in workflow.entries()], count, seed)
     rows = []
-    for filename, text, verdict, m, n in pmap(catalog._regenerate, chosen, jobs, f"certificates: regenerate a sample of {len(chosen)}", "file"):
+    for filename, text, verdict, m, n in pmap(workflow._regenerate, chosen, jobs, f"certificates: regenerate a sample of {len(chosen)}", "file"):
         committed = target / filename
         same = committed.is_file() and committed.read_bytes() == text.encode("ascii")
-        rows.append(catalog.Regenerated(filename, verdict, same, m, n))
-    return catalog.Comparison(rows, [])
+        rows.append(workflow.Regenerated(filename, verdict, same, m, n))
+    return workflow.Comparison(rows, [])

@@ -27,7 +27,7 @@ class UnknownCertificate(LookupError):
 
 def folder() -> Path:
     """The folder of the shipped certificates (inside the installed package)."""
-    from .certified import shipped
+    from .hub.index import shipped
 
     return Path(str(shipped()))
 
@@ -126,7 +126,7 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     work on a terminal), then compare target/INDEX with the index built from these verdicts
     and target/COMPUTED's sha256.  The files are not rebuilt: the regeneration is
     `kernelbounds certificates` (scripts/regenerate)."""
-    from . import certified, computed
+    from .hub import index, stored
     from .progress import pmap_weighted
 
     start = time.perf_counter()
@@ -137,9 +137,9 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     verdicts = pmap_weighted(_check, paths, [w + PER_FILE_UNITS for w in work], jobs, "checking certificates (by work)", "file")
     rows = [Checked(name, v, (base / name).read_bytes()) for name, v in zip(listed, verdicts)]
     accepted = [r for r in rows if r.verdict.ok]
-    index_path, computed_path = base / certified.INDEX, base / computed.NAME
+    index_path, computed_path = base / index.INDEX, base / stored.NAME
     computed_bytes = computed_path.read_bytes() if computed_path.is_file() else b""
-    expected = certified.text(certified.document([certified.entry(r.name, r.data, r.verdict) for r in accepted], certified.sha256(computed_bytes)))
+    expected = index.text(index.document([index.entry(r.name, r.data, r.verdict) for r in accepted], index.sha256(computed_bytes)))
     index_bytes = index_path.read_bytes() if index_path.is_file() else b""
     index_same = index_bytes == expected.encode("ascii")
     try:
@@ -150,7 +150,7 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
         code_files = json.loads(computed_bytes)["code_files"]
     except (ValueError, KeyError, TypeError):
         code_files = {}
-    stale = [r.name for r in accepted if r.verdict.kind == "lower-bound" and code_files.get(r.name, {}).get("sha256") != certified.sha256(r.data)]
+    stale = [r.name for r in accepted if r.verdict.kind == "lower-bound" and code_files.get(r.name, {}).get("sha256") != index.sha256(r.data)]
     return SetCheck(
         rows,
         index_same,

@@ -11,7 +11,7 @@ from ._common import UserError, emit_json, jobs_option, one_line, positive, sche
 HELP = """--check: check every certificate of DIR (default: the shipped set) as it is with the
 independent checker, in parallel, then its INDEX against the verdicts: a few minutes.
 --list prints the names of the shipped certificates, --path NAME the installed path of one.
-Without these: regenerate the committed certificate set (kernelbounds/catalog.py), check every file
+Without these: regenerate the committed certificate set (kernelbounds/hub/catalog.py), check every file
 with the independent checker and compare it byte for byte with the file in DIR, then the
 index DIR/INDEX (per accepted file its name, sha256, kind, m, n, variant and the checker's
 claim: the hub's only source of committed claims) and the stored computed sources
@@ -54,7 +54,7 @@ def run(args) -> int:
         if args.path is not None:
             return _path(args)
         return _check(args)
-    from .. import catalog  # the generators: imported only when the command runs
+    from ..hub import workflow  # the generators: imported only when the command runs
 
     if args.dir is None and not (args.write or args.reindex) and not Path("certificates").is_dir():
         args.dir = str(_shipped_folder())
@@ -67,7 +67,7 @@ def run(args) -> int:
         if not (target / computed_name()).is_file():  # COMPUTED's cells would have to be regenerated: --reindex never does
             raise UserError(f"{target} has no {computed_name()}: --reindex regenerates nothing (it keeps COMPUTED's stored cells); "
                             f"build the whole set with `kernelbounds certificates --write {target}`")
-        rejected, index_changed, computed_changed = catalog.reindex(target, args.jobs)
+        rejected, index_changed, computed_changed = workflow.reindex(target, args.jobs)
         for name in rejected:
             print(f"  {one_line(target / name)}: rejected by the checker (not indexed)", file=sys.stderr)
         print(f"{one_line(target / 'INDEX')}: {'rewritten' if index_changed else 'unchanged'}; {one_line(target / 'COMPUTED')}: {'rewritten' if computed_changed else 'unchanged'}")
@@ -75,7 +75,7 @@ def run(args) -> int:
     if not args.write and not target.is_dir():
         raise UserError(f"{target}: no such folder (use --write to create the set there)")
     if args.write:
-        result = scheduled(lambda: catalog.write(args.dir, args.jobs, scheduler=args.scheduler))
+        result = scheduled(lambda: workflow.write(args.dir, args.jobs, scheduler=args.scheduler))
         bad = [r for r in result.rows if not r.verdict.ok]
         for r in bad:
             print(f"  {r.filename}: {r.verdict.render()} (written, not indexed)", file=sys.stderr)
@@ -86,7 +86,7 @@ def run(args) -> int:
 
         result = compare_sample(args.dir, args.sample, args.seed, args.jobs)
     else:
-        result = scheduled(lambda: catalog.compare(args.dir, args.jobs, scheduler=args.scheduler))
+        result = scheduled(lambda: workflow.compare(args.dir, args.jobs, scheduler=args.scheduler))
     if args.json:
         for r in result.rows:
             v = r.verdict
@@ -191,12 +191,12 @@ def _print_table(rows) -> None:
 
 
 def certificates_index() -> str:
-    from ..certified import INDEX
+    from ..hub.index import INDEX
 
     return INDEX
 
 
 def computed_name() -> str:
-    from ..computed import NAME
+    from ..hub.stored import NAME
 
     return NAME

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kernelbounds import catalog
+from kernelbounds.hub import workflow
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +42,7 @@ def test_check_mode_prints_one_summary_and_only_the_rejected_files(tmp_path):
     names = ["construction-tensor-m03-n3.json", "construction-tensor-m04-n3.json"]
     for name in [*names, "COMPUTED"]:
         shutil.copy(ROOT / "certificates" / name, folder / name)
-    catalog.reindex(folder, jobs=1)
+    workflow.reindex(folder, jobs=1)
     good = run("certificates", "--check", str(folder), "--jobs", "2", cwd=tmp_path)
     assert good.returncode == 0 and len(good.stdout.splitlines()) == 1 and "2 certificates checked" in good.stdout and "2 valid, 0 rejected" in good.stdout
     verbose = run("certificates", "--check", str(folder), "-v", cwd=tmp_path)

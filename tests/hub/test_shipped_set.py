@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import kernelbounds as kb
-from kernelbounds import catalog, shipped
+from kernelbounds import shipped
+from kernelbounds.hub import workflow
 from kernelbounds.checker import check_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def small_set(folder: Path, names=SMALL) -> Path:
     folder.mkdir()
     for name in [*names, "COMPUTED"]:
         shutil.copy(ROOT / "certificates" / name, folder / name)
-    rejected, _, _ = catalog.reindex(folder, jobs=1)
+    rejected, _, _ = workflow.reindex(folder, jobs=1)
     assert rejected == []
     return folder
 
