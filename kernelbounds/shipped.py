@@ -135,7 +135,7 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     paths = [str(base / name) for name in listed]
     work = [_weight(p) for p in paths]  # the estimate parses each file once: about 2 s for the whole shipped set
     verdicts = pmap_weighted(_check, paths, [w + PER_FILE_UNITS for w in work], jobs, "checking certificates (by work)", "file")
-    rows = [Checked(name, v, (base / name).read_bytes()) for name, v in zip(listed, verdicts)]
+    rows = [Checked(name, v, (base / name).read_bytes()) for name, v in zip(listed, verdicts, strict=True)]
     accepted = [r for r in rows if r.verdict.ok]
     index_path, computed_path = base / index.INDEX, base / stored.NAME
     computed_bytes = computed_path.read_bytes() if computed_path.is_file() else b""
