@@ -17,6 +17,10 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .checker import Verdict
 
 SUFFIX = ".json"
 
@@ -73,7 +77,7 @@ class Checked:
     """One file of the set and the checker's verdict on its bytes."""
 
     name: str
-    verdict: object  # checker.Verdict
+    verdict: Verdict
     data: bytes = field(repr=False)
 
 
