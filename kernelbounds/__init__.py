@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 
 _API = (  # the public API: the one hand-kept list (api.__all__ is this; tests/hub/test_public_names.py)
     "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family", "Counterexample",
-    "bound", "upper", "construct", "check", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
+    "bound", "upper", "construct", "check", "certificate_path", "certificate_names", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
     "TheoryContradicted", "StaleIndex",
 )
 __all__ = ["__version__", *_API]

@@ -333,7 +333,13 @@ def check(source, limits=None) -> Verdict:
     under the runtime guard (a forked child limited to ``limits.time_limit`` CPU seconds
     and ``limits.memory_limit`` added bytes, default 60 s and 2 GiB; a breach is code 3).
 
+    A path that does not exist but names a shipped certificate (``"witness-m24-n3-r8.json"``,
+    or ``"certificates/witness-m24-n3-r8.json"`` outside the repository) checks the shipped
+    file, as ``kernelbounds check`` does; the verdict's ``path`` is the shipped file's.
+
     >>> check(construct("tensor", 3, 3).to_certificate()).ok
+    True
+    >>> check("witness-m24-n3-r8.json").ok
     True
     """
     from .certificate import canonical_json
@@ -352,8 +358,38 @@ def check(source, limits=None) -> Verdict:
     if isinstance(source, (bytes, bytearray)):
         return _verdict(check_bytes(bytes(source), "<bytes>", limits))
     if isinstance(source, (str, os.PathLike)):
-        return _verdict(check_file(str(source), limits))
+        return _verdict(check_file(_local_or_shipped(str(source)), limits))
     raise TypeError("check() takes a path, bytes or a dict")
+
+
+def _local_or_shipped(name: str) -> str:
+    from .shipped import local_or_shipped
+
+    return local_or_shipped(name)[0]
+
+
+def certificate_path(name: str) -> Path:
+    """The installed path of a shipped certificate, by its file name (with or without
+    ``.json``; ``kernelbounds certificates --path NAME``).  An unknown name raises
+    ``LookupError`` naming it.
+
+    >>> certificate_path("witness-m24-n3-r8").name
+    'witness-m24-n3-r8.json'
+    """
+    from . import shipped
+
+    return shipped.path(name)
+
+
+def certificate_names() -> list[str]:
+    """The file names of the shipped certificates, sorted (``kernelbounds certificates --list``).
+
+    >>> "witness-m24-n3-r8.json" in certificate_names()
+    True
+    """
+    from . import shipped
+
+    return shipped.names()
 
 
 @dataclass(frozen=True)
@@ -458,7 +494,7 @@ def _family(source) -> Family:
     if isinstance(source, Family):
         return source
     if isinstance(source, (str, os.PathLike)):
-        return load_family(json.loads(Path(source).read_text(encoding="utf-8")))
+        return load_family(json.loads(Path(_local_or_shipped(str(source))).read_text(encoding="utf-8")))
     if isinstance(source, dict):
         return load_family(source)
     if isinstance(source, Bound):

@@ -43,7 +43,7 @@ from .limits import Limits
 from .rules import REGISTRY
 from .text import escape, show
 
-__all__ = ["Code", "Verdict", "Limits", "check_bytes", "check_file", "read_input", "REGISTRY"]
+__all__ = ["Code", "Verdict", "Limits", "check_bytes", "check_file", "read_input", "work_estimate", "REGISTRY"]
 
 MAX_REASON_CHARS = 4000
 
@@ -176,6 +176,23 @@ def _check_bytes(data: bytes, path: str, limits: Limits) -> Verdict:
     except Exception as exc:  # a checker bug: report it, never a traceback
         return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {str(exc)[:MAX_REASON_CHARS]}", seconds=time.perf_counter() - start, work=work)
     return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work, claim=outcome.claim)
+
+
+def work_estimate(data: bytes, limits: Limits | None = None) -> int:
+    """The rule's work estimate for a certificate's bytes (the number ``check_bytes``
+    compares with ``work_budget`` before checking), or 0 when the file is refused before
+    it (too large, unparsable, an unknown kind, a document its rule cannot size).  For
+    scheduling and progress only: it decides nothing."""
+    limits = limits or Limits()
+    try:
+        if len(data) > limits.max_file_bytes or json_memory(data) > limits.max_parse_bytes:
+            return 0
+        doc = Node(parse_json(data))
+        rule = REGISTRY.get(read_header(doc))
+        estimate = getattr(rule, "work", None)
+        return int(estimate(doc, limits)) if estimate is not None else 0
+    except (Rejection, MemoryError, RecursionError, ValueError, TypeError, KeyError):
+        return 0
 
 
 def json_memory(data: bytes) -> int:

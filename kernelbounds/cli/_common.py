@@ -233,3 +233,14 @@ def certificates_option(parser) -> None:
         default=None,
         help="also use the certificates in DIR (default: $KERNELBOUNDS_CERTIFICATES): each *.json file is checked by the checker first; a rejected file is named in a warning and ignored",
     )
+
+
+def resolve_certificate(name: str) -> str:
+    """A certificate file argument as given, or the shipped certificate it names when no
+    such local file exists (kernelbounds.shipped.local_or_shipped), said on stderr in one line."""
+    from ..shipped import local_or_shipped
+
+    found, shipped = local_or_shipped(name)
+    if shipped:
+        say(f"kernelbounds: no file {name} here: using the shipped certificate {found}")
+    return found

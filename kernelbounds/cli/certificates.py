@@ -1,28 +1,40 @@
-"""`kernelbounds certificates`: regenerate the committed set, check it, compare bytes."""
+"""`kernelbounds certificates`: check the shipped set as it is (--check), name its files
+(--list, --path), or regenerate the committed set, check it and compare bytes."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from ._common import UserError, emit_json, jobs_option, one_line, scheduled, scheduler_option
+from ._common import UserError, emit_json, jobs_option, one_line, positive, scheduled, scheduler_option
 
-HELP = """Regenerate the committed certificate set (kernelbounds/hub/catalog.py), check every file
+HELP = """--check: check every certificate of DIR (default: the shipped set) as it is with the
+independent checker, in parallel, then its INDEX against the verdicts: a few minutes.
+--list prints the names of the shipped certificates, --path NAME the installed path of one.
+Without these: regenerate the committed certificate set (kernelbounds/hub/catalog.py), check every file
 with the independent checker and compare it byte for byte with the file in DIR, then the
 index DIR/INDEX (per accepted file its name, sha256, kind, m, n, variant and the checker's
 claim: the hub's only source of committed claims) and the stored computed sources
 DIR/COMPUTED (docs/index-format.md); with --write, (re)write all of them into DIR instead.
-Takes several minutes (--jobs processes); a progress bar on a terminal."""
+Takes 30 to 60 minutes on 2 cores (--jobs processes); a progress bar on a terminal."""
 
 EPILOG = """exit codes: 0 every file valid and byte-identical (INDEX and COMPUTED too), 1 some file
 differs, is invalid or stale (with --write: some file is invalid; it is written but not
-indexed), 2 DIR missing (without --write) or unwritable, or --scheduler unusable, 4 internal error.
-example: kernelbounds certificates certificates --json"""
+indexed), 2 DIR missing (without --write) or unwritable, or --scheduler unusable, or NAME not
+shipped (--path), 4 internal error.  --check: 0 every file valid and INDEX matches, 1 otherwise.
+example: kernelbounds certificates --check
+example: kernelbounds certificates --path witness-m24-n3-r8.json"""
 
 
 def register(sub) -> None:
-    p = sub.add_parser("certificates", help="regenerate the committed set, check it and compare bytes", description=HELP, epilog=EPILOG)
-    p.add_argument("dir", nargs="?", default="certificates", help="the folder of committed certificates (default: certificates)")
+    p = sub.add_parser("certificates", help="check the shipped set (--check), name its files (--list, --path), or regenerate and compare bytes", description=HELP, epilog=EPILOG)
+    p.add_argument("dir", nargs="?", default=None, help="the folder of certificates (default: ./certificates if it is a folder, else the shipped set; --write and --reindex: certificates)")
+    p.add_argument("--check", action="store_true", help="check every file of DIR as it is and its INDEX, without regenerating (minutes, not an hour)")
+    p.add_argument("--list", action="store_true", help="print the names of the shipped certificates, one a line")
+    p.add_argument("--path", metavar="NAME", help="print the installed path of the shipped certificate NAME (with or without .json)")
+    p.add_argument("--sample", type=positive("--sample", 1, 100000), metavar="N", help="regenerate and compare only N (1..100000) entries chosen by --seed (CI: a different sample per commit); INDEX and COMPUTED are not compared")
+    p.add_argument("--seed", default="", metavar="TEXT", help="--sample: the seed that chooses the entries (scripts/regenerate passes the commit's hash)")
+    p.add_argument("-v", "--verbose", action="store_true", help="one line per file (by default only the rejected or differing ones); when regenerating also the table of every file")
     p.add_argument("--json", action="store_true", help="one JSON object per certificate (JSON Lines), then a summary object")
     p.add_argument("--write", action="store_true", help="(re)write the set into DIR instead of verifying it")
     p.add_argument("--reindex", action="store_true", help="only check the files present in DIR and rewrite DIR/INDEX (and COMPUTED's code descriptions) from them, without regenerating anything")
@@ -32,9 +44,23 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.sample is not None and (args.write or args.reindex or args.scheduler or args.check or args.list or args.path is not None):
+        raise UserError("--sample regenerates and compares: give no --write, --reindex, --scheduler, --check, --list or --path")
+    if args.list or args.path is not None or args.check:
+        if sum((args.list, args.path is not None, args.check)) > 1 or args.write or args.reindex or args.scheduler:
+            raise UserError("give one of --check, --list, --path NAME (without --write, --reindex or --scheduler)")
+        if args.list:
+            return _list(args)
+        if args.path is not None:
+            return _path(args)
+        return _check(args)
     from ..hub import workflow  # the generators: imported only when the command runs
 
-    target = Path(args.dir)
+    if args.dir is None and not (args.write or args.reindex) and not Path("certificates").is_dir():
+        args.dir = str(_shipped_folder())
+        print(f"(no folder ./certificates: comparing with the shipped set {one_line(args.dir)})", file=sys.stderr)
+    target = Path(args.dir or "certificates")
+    args.dir = str(target)
     if args.reindex:
         if args.write or not target.is_dir():
             raise UserError("--reindex rewrites the index of an existing DIR: give no --write" if args.write else f"{target}: no such folder")
@@ -55,7 +81,12 @@ def run(args) -> int:
             print(f"  {r.filename}: {r.verdict.render()} (written, not indexed)", file=sys.stderr)
         print(f"wrote {len(result.rows)} certificates, {certificates_index()} and {computed_name()} to {one_line(args.dir)}")
         return 1 if bad else 0
-    result = scheduled(lambda: workflow.compare(args.dir, args.jobs, scheduler=args.scheduler))
+    if args.sample is not None:
+        from ..regeneration import compare_sample
+
+        result = compare_sample(args.dir, args.sample, args.seed, args.jobs)
+    else:
+        result = scheduled(lambda: workflow.compare(args.dir, args.jobs, scheduler=args.scheduler))
     if args.json:
         for r in result.rows:
             v = r.verdict
@@ -63,15 +94,91 @@ def run(args) -> int:
         emit_json({"certificates": len(result.rows), "problems": result.problems, "stale": [str(target / name) for name in result.extra], "index_byte_identical": result.index_same, "computed_byte_identical": result.computed_same})
         return 0 if result.ok else 1
     for r in result.rows:
-        print(f"  {r.filename}: {'valid' if r.verdict.ok else r.verdict.render()}{'' if r.same else '  (DIFFERS from committed)'}", file=sys.stderr)
-    _print_table(result.rows)
+        if args.verbose or not (r.verdict.ok and r.same):
+            print(f"  {r.filename}: {'valid' if r.verdict.ok else r.verdict.render()}{'' if r.same else '  (DIFFERS from committed)'}", file=sys.stderr)
+    if args.verbose:
+        _print_table(result.rows)
     for name in result.extra:
         print(f"not generated by this version (stale?): {one_line(target / name)}")
     for name, same in ((certificates_index(), result.index_same), (computed_name(), result.computed_same)):
         if not same:
             print(f"{one_line(target / name)} DIFFERS from the regenerated one (run `kernelbounds certificates --write {one_line(target)}`)")
-    print(f"{len(result.rows)} certificates: {len(result.rows) - (result.problems - len(result.extra))} valid and byte-identical, {result.problems} problems")
+    sampled = f" (a sample chosen by the seed {one_line(args.seed)!r}; INDEX and COMPUTED not compared)" if args.sample is not None else ""
+    print(f"{len(result.rows)} certificates regenerated{sampled}: {len(result.rows) - (result.problems - len(result.extra))} valid and byte-identical, {result.problems} problems")
     return 0 if result.ok else 1
+
+
+def _shipped_folder() -> Path:
+    from .. import shipped
+
+    return shipped.folder()
+
+
+def _list(args) -> int:
+    from .. import shipped
+
+    if args.dir is not None and not Path(args.dir).is_dir():
+        raise UserError(f"{one_line(args.dir)}: no such folder")
+    found = shipped.names(args.dir)
+    if args.json:
+        emit_json({"folder": str(Path(args.dir) if args.dir else shipped.folder()), "certificates": found})
+    else:
+        print("\n".join(found))
+    return 0
+
+
+def _path(args) -> int:
+    from .. import shipped
+
+    try:
+        found = shipped.path(args.path)
+    except shipped.UnknownCertificate as exc:
+        raise UserError(one_line(str(exc))) from None
+    if args.json:
+        emit_json({"name": found.name, "path": str(found)})
+    else:
+        print(found)
+    return 0
+
+
+def _check(args) -> int:
+    from .. import shipped
+
+    if args.dir is None:
+        target = Path("certificates") if Path("certificates").is_dir() else shipped.folder()
+    else:
+        target = Path(args.dir)
+        if not target.is_dir():
+            raise UserError(f"{one_line(target)}: no such folder")
+    result = shipped.check_set(target, args.jobs)
+    if args.json:
+        for r in result.rows:
+            v = r.verdict
+            emit_json({"certificate": r.name, "kind": v.kind, "ok": v.ok, "code": int(v.code), "summary": v.summary, "pointer": v.pointer, "reason": v.reason, "seconds": round(v.seconds, 3), "work": v.work})
+        emit_json({"certificates": len(result.rows), "problems": result.problems, "rejected": [r.name for r in result.rejected], "index_matches": result.index_same,
+                   "unindexed": result.unindexed, "missing": result.missing, "code_files_stale": result.code_files_stale, "seconds": round(result.seconds, 1)})
+        return 0 if result.ok else 1
+    for r in result.rows:
+        if args.verbose or not r.verdict.ok:
+            print(r.verdict.line())  # the checker's one line: VALID or the rejection, the file's path
+    for name in result.unindexed:
+        print(f"  {one_line(name)}: accepted by the checker but not listed in INDEX")
+    for name in result.missing:
+        print(f"  {one_line(name)}: listed in INDEX but not in the folder")
+    for name in result.code_files_stale:
+        print(f"  {one_line(name)}: COMPUTED does not record this code file's sha256")
+    valid = len(result.rows) - len(result.rejected)
+    index = "INDEX matches the checker's verdicts and COMPUTED's sha256" if result.index_same else \
+        f"INDEX DIFFERS from the checker's verdicts (run `kernelbounds certificates --reindex {one_line(target)}`)"
+    print(f"{one_line(target)}: {len(result.rows)} certificates checked in {result.seconds:.0f} s on {_jobs(args.jobs)} processes: "
+          f"{valid} valid, {len(result.rejected)} rejected; {index}; {result.problems} problems")
+    return 0 if result.ok else 1
+
+
+def _jobs(jobs: int | None) -> int:
+    from ..parallel import default_jobs
+
+    return jobs or default_jobs()
 
 
 def _print_table(rows) -> None:

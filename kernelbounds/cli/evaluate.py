@@ -10,7 +10,7 @@ from ..heads import evaluate as ev
 from ..bits import to_str
 from ..heads.inputs import FamilyError, load_family
 from ..heads.tables import HeadError, load
-from ._common import CONTRADICTION, UserError, add_json, emit_json, one_stdout, positive, read_input, write_doc
+from ._common import CONTRADICTION, UserError, resolve_certificate, add_json, emit_json, one_stdout, positive, read_input, write_doc
 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
 certificate's witness family (streamed: the m = 24, n = 3 family has 13,279,280 inputs),
@@ -25,7 +25,8 @@ a failing head gets its worst input and the THEORY L1 explanation."""
 EPILOG = """exit codes: 0 the head solves the family, 1 it fails some scored position,
 2 usage or malformed file, 3 estimated time over --max-seconds, 4 internal error,
 5 the head contradicts the certified bound (keep the head file and report it).
-example: kernelbounds evaluate --head head.json --family certificates/witness-m24-n3-r8.json --json
+example: kernelbounds evaluate --family witness-m24-n3-r8.json --list-tokens
+example: kernelbounds evaluate --head head.json --family witness-m24-n3-r8.json --json   (head.json: a head file on those tokens, README writes one; exit 1: it fails)
 example: kernelbounds evaluate --all --m 8 --n 3 --head head.json -o head-cert.json"""
 
 
@@ -54,7 +55,7 @@ def _family(args):
         raise UserError("-o writes the certificate of a head that solves every input: it needs --all --m M --n N")
     if args.family:
         try:
-            doc = json.loads(read_input(args.family))
+            doc = json.loads(read_input(resolve_certificate(args.family)))
         except ValueError as exc:
             raise UserError(f"{args.family}: not JSON ({exc})") from None
         try:

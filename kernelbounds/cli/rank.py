@@ -53,7 +53,11 @@ def run(args) -> int:
     out(f"kernel {args.kernel} on m = {args.m} bits: h = ({', '.join(str(x) for x in h[:6])}{', ...' if len(h) > 6 else ''})")
     out(f"  level-expansion formula: rank = {formula}  (sum of C(m, j) over j with Delta^j h(0) != 0)")
     exact = None
-    facts = rank.level_rank(h, args.m, args.max_matrix_m)
+    from ..progress import status
+
+    size = 2**args.m
+    with status(f"  FLINT: building the {size} x {size} kernel matrix and its exact rank (one C call without progress: 10 to 30 s at m = 12)") if args.m >= 10 and args.m <= args.max_matrix_m else _nothing():
+        facts = rank.level_rank(h, args.m, args.max_matrix_m)
     if facts.flint is not None:
         exact = facts.flint
         out(f"  FLINT exact rank of the {2**args.m} x {2**args.m} matrix: {facts.flint}  (build {facts.build_seconds:.2f} s, rank {facts.rank_seconds:.2f} s)")
@@ -65,7 +69,8 @@ def run(args) -> int:
     if args.output:
         if args.m > 12:
             raise UserError("rank certificates are written for m <= 12 (the checker builds the minor)")
-        doc = rank.certificate(h, args.m, args.kernel)
+        with status(f"  certificate: a nonsingular {size} x {size} minor modulo a prime (FLINT)") if args.m >= 10 else _nothing():
+            doc = rank.certificate(h, args.m, args.kernel)
         write_doc(doc, args.output)
         rows = doc["lower"]["rows"]
         size = 2**args.m if rows == "all" else len(rows)
@@ -100,3 +105,9 @@ def _rank_of_head(args) -> int:
     else:
         out(exact)
     return 0
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext()

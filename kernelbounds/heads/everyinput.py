@@ -168,13 +168,13 @@ def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
     return Outcome(m, n, None if undef else worst, where, fails, first, classes, "extreme-classes-exact", classes, undef)
 
 
-def _blocks(h, m: int):
+def _blocks(h, m: int, label: str):
     from ..progress import track
 
     T = 1 << m
     step = _queries_per_block(m)
     starts = range(0, T, step)
-    for start in track(starts, len(starts), "evaluate --all (query blocks)", "block"):
+    for start in track(starts, len(starts), f"evaluate --all, {label} (query blocks)", "block"):
         yield block(h, np.arange(start, min(T, start + step)), m)
 
 
@@ -244,7 +244,7 @@ def _first_pass(h, m: int, k: int, cache: _QueryCache):
     """Denominators of every class (float, then exact where undecided) and the float
     proposals: (undefined classes [(q, t, input)], proposals [(E, q, t, a, b)], rechecked)."""
     proposals, todo, undefined, rechecked = [], [], [], 0
-    for bl in _blocks(h, m):
+    for bl in _blocks(h, m, "pass 1: denominators and float proposals"):
         dst = denominators(bl, k)
         todo += [(int(bl.qs[b]), t, int(dst[b, t])) for b, t in np.argwhere(dst != 0).tolist()]
         E, A, B = propose(bl, k, dst == 0)
@@ -269,7 +269,7 @@ def _second_pass(h, m: int, k: int, e: Fraction, with_half: bool, only_half: boo
     classes not certified at 1/2 ({(q, t): 1 certainly failing or 2 undecided})."""
     above: set[tuple[int, int]] = set()
     half: dict[tuple[int, int], int] | None = {} if with_half else None
-    for bl in _blocks(h, m):
+    for bl in _blocks(h, m, "pass 3: the classes not certified at 1/2" if only_half else "pass 2: the classes the floats do not certify"):
         for side in (1, -1):
             if not only_half:
                 st = certify(bl, e, side, k, strict=False)

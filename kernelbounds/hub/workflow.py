@@ -1,5 +1,5 @@
 """The regenerate-check-compare workflow over the committed set (:mod:`.catalog`), shared
-by `kernelbounds certificates`, scripts/run and the tests: rebuild every entry, check it
+by `kernelbounds certificates`, scripts/regenerate and the tests: rebuild every entry, check it
 with the independent checker, compare its bytes with the committed file, and derive the
 index (INDEX) and the stored computed sources (COMPUTED) from the accepted files."""
 

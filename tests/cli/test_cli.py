@@ -86,14 +86,6 @@ def test_several_files_exit_with_the_most_severe_code(tmp_path):
     assert main(["check", str(good), str(bad)]) == 2
 
 
-@pytest.mark.slow  # about 2 minutes; scripts/run does the same on every release
-def test_committed_certificates_regenerate_byte_identical_and_check():
-    result = workflow.compare(ROOT / "certificates")
-    assert result.extra == [] and len(result.rows) == len(catalog.entries())
-    assert result.index_same and result.computed_same  # INDEX and COMPUTED regenerate byte for byte
-    assert [r.filename for r in result.rows if not (r.same and r.verdict.ok)] == []
-
-
 def test_the_catalog_workflow_does_not_depend_on_the_number_of_jobs(tmp_path, monkeypatch):
     """compare() and write() give the same rows and bytes with 1 or 2 worker processes;
     a changed committed file is reported, an extra one too."""

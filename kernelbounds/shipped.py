@@ -1,0 +1,166 @@
+"""The shipped certificate set by name, and checking it as it is (no regeneration).
+
+The committed certificates ship inside the package (``kernelbounds/certificates``: in the
+repository a link to certificates/, in a wheel a folder of package data) beside the index
+INDEX and the stored computed sources COMPUTED (docs/index-format.md).  This module names
+them (``names``, ``path``: `kernelbounds certificates --list` / `--path NAME`,
+``kb.certificate_path``) and checks a set without rebuilding it (``check_set``:
+`kernelbounds certificates --check`, the main job scripts/run): every ``*.json`` file with
+the independent checker, in parallel and the heaviest first, then the index against the
+checker's verdicts.  The byte-for-byte regeneration is `kernelbounds certificates` without
+``--check`` (scripts/regenerate).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .checker import Verdict
+
+SUFFIX = ".json"
+
+
+class UnknownCertificate(LookupError):
+    """A name that is not a shipped certificate; the message says so in one line."""
+
+
+def folder() -> Path:
+    """The folder of the shipped certificates (inside the installed package)."""
+    from .hub.index import shipped
+
+    return Path(str(shipped()))
+
+
+def names(target: str | Path | None = None) -> list[str]:
+    """The sorted file names of the certificates in target (default: the shipped set)."""
+    base = folder() if target is None else Path(target)
+    return sorted(p.name for p in base.glob(f"*{SUFFIX}") if p.is_file())
+
+
+def path(name: str) -> Path:
+    """The installed path of the shipped certificate ``name`` (its file name, with or
+    without ``.json``; a path's folder part is ignored only if the file is not found
+    there: ``certificates/witness-m24-n3-r8.json`` names the shipped file too)."""
+    stem = Path(str(name)).name
+    for candidate in (stem, stem + SUFFIX):
+        if candidate.endswith(SUFFIX) and (folder() / candidate).is_file():
+            return folder() / candidate
+    raise UnknownCertificate(f"{name!r} is not a shipped certificate (`kernelbounds certificates --list` lists the {len(names())} shipped files)")
+
+
+def local_or_shipped(name: str) -> tuple[str, bool]:
+    """(the path to read, whether it is a shipped certificate): ``name`` itself when it
+    exists here (or is ``-``), else the shipped certificate it names, else ``name`` (the
+    caller reports the missing file as usual).  ``check``, ``evaluate --family`` and the
+    API's certificate arguments resolve names this way, so the documented examples
+    (``certificates/witness-m24-n3-r8.json``) run from a wheel in an empty folder too."""
+    import os
+
+    if name == "-" or os.path.lexists(name):
+        return name, False
+    try:
+        return str(path(name)), True
+    except UnknownCertificate:
+        return name, False
+
+
+# ---------------------------------------------------------------- checking a set as it is
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One file of the set and the checker's verdict on its bytes."""
+
+    name: str
+    verdict: Verdict
+    data: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class SetCheck:
+    """The verdicts on every file of a set and what the index says about them."""
+
+    rows: list[Checked]
+    index_same: bool  # INDEX is byte for byte the index of the checker's verdicts (and of COMPUTED's sha256)
+    unindexed: list[str]  # accepted files that INDEX does not list
+    missing: list[str]  # files INDEX lists that are not in the folder
+    code_files_stale: list[str]  # accepted code files whose sha256 COMPUTED does not record
+    seconds: float = 0.0  # wall time
+    work: int = 0  # the checker's work estimates, summed
+
+    @property
+    def rejected(self) -> list[Checked]:
+        return [r for r in self.rows if not r.verdict.ok]
+
+    @property
+    def problems(self) -> int:
+        return len(self.rejected) + (not self.index_same) + len(self.unindexed) + len(self.missing) + len(self.code_files_stale)
+
+    @property
+    def ok(self) -> bool:
+        return self.problems == 0
+
+
+def _weight(path: str) -> int:
+    from .checker import work_estimate
+
+    with open(path, "rb") as fh:
+        return work_estimate(fh.read())
+
+
+# The checker's work estimate in units of about 100 ns (docs/soundness.md), plus a fixed cost
+# per file (reading, the guard's child process, the verdict through a pipe): about 0.1 s.
+PER_FILE_UNITS = 10**6
+
+
+def _check(path: str):
+    from .checker import check_file
+
+    return check_file(path)
+
+
+def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetCheck:
+    """Check every ``*.json`` file of target (default: the shipped set) with the checker (on
+    ``jobs`` processes, the heaviest first by the checker's work estimate, a bar advancing by
+    work on a terminal), then compare target/INDEX with the index built from these verdicts
+    and target/COMPUTED's sha256.  The files are not rebuilt: the regeneration is
+    `kernelbounds certificates` (scripts/regenerate)."""
+    from .hub import index, stored
+    from .progress import pmap_weighted
+
+    start = time.perf_counter()
+    base = folder() if target is None else Path(target)
+    listed = names(base)
+    paths = [str(base / name) for name in listed]
+    work = [_weight(p) for p in paths]  # the estimate parses each file once: about 2 s for the whole shipped set
+    verdicts = pmap_weighted(_check, paths, [w + PER_FILE_UNITS for w in work], jobs, "checking certificates (by work)", "file")
+    rows = [Checked(name, v, (base / name).read_bytes()) for name, v in zip(listed, verdicts, strict=True)]
+    accepted = [r for r in rows if r.verdict.ok]
+    index_path, computed_path = base / index.INDEX, base / stored.NAME
+    computed_bytes = computed_path.read_bytes() if computed_path.is_file() else b""
+    expected = index.text(index.document([index.entry(r.name, r.data, r.verdict) for r in accepted], index.sha256(computed_bytes)))
+    index_bytes = index_path.read_bytes() if index_path.is_file() else b""
+    index_same = index_bytes == expected.encode("ascii")
+    try:
+        in_index = {e["name"] for e in json.loads(index_bytes)["certificates"]}
+    except (ValueError, KeyError, TypeError):
+        in_index = set()
+    try:
+        code_files = json.loads(computed_bytes)["code_files"]
+    except (ValueError, KeyError, TypeError):
+        code_files = {}
+    stale = [r.name for r in accepted if r.verdict.kind == "lower-bound" and code_files.get(r.name, {}).get("sha256") != index.sha256(r.data)]
+    return SetCheck(
+        rows,
+        index_same,
+        sorted({r.name for r in accepted} - in_index),
+        sorted(in_index - set(listed)),
+        stale,
+        time.perf_counter() - start,
+        sum(work),
+    )

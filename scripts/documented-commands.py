@@ -1,0 +1,78 @@
+"""Run every documented command from the current (empty) folder and check its exit code:
+the README's "Use" block and the `example:` lines of every `kernelbounds COMMAND --help`.
+Called by scripts/wheel-check with `kernelbounds` and `python` on PATH meaning the
+installed wheel.  A line whose comment says `exit N` must exit N, every other line 0.
+Lines that take minutes or need the repository are listed in SKIP with the reason."""
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SKIP = {  # a substring of the command -> why it is not run here
+    "certificates --check": "checks every shipped file (minutes): scripts/run",
+    "--symmetric": "a search of minutes: tests/upperbounds",
+    "--search": "a search of minutes: the slow suite",
+    "refute ": "needs the SAT solver cadical: tests/lowerbounds",
+    "docs-tables": "compares the repository's docs/",
+    "certificates/*.json": "in a checkout of the repository",
+    "evaluate --all": "needs an m = 8 head file: docs/api.md's doctests evaluate every input",
+}
+TIMEOUT = 180
+
+
+def readme_lines(readme: Path) -> list[str]:
+    text = readme.read_text(encoding="utf-8")
+    block = text.split("\n## Use\n", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def help_lines() -> list[str]:
+    out = subprocess.run(["kernelbounds"], capture_output=True, text=True).stdout
+    names = re.findall(r"^    ([a-z][a-z0-9-]+)\s", out, flags=re.M)
+    lines = []
+    for name in names:
+        text = subprocess.run(["kernelbounds", name, "--help"], capture_output=True, text=True).stdout
+        for example in re.findall(r"^example: (kernelbounds .*)$", text, flags=re.M):
+            code = re.search(r"\bexit (\d)\b", example)  # a remark in parentheses may name the exit code
+            lines.append(re.sub(r"\s+\(.*\)$", "", example) + (f"  # exit {code.group(1)}" if code else ""))
+    return lines
+
+
+def command(line: str) -> str:
+    """The command without its comment (a # after two spaces)."""
+    return re.split(r"\s{2,}#", line, maxsplit=1)[0].strip()
+
+
+def expected(line: str) -> int:
+    found = re.search(r"#\s*exit (\d)\b", line)
+    return int(found.group(1)) if found else 0
+
+
+def main() -> int:
+    lines = readme_lines(Path(sys.argv[1])) + help_lines()
+    failures, ran, start, seen = [], 0, time.time(), set()
+    for line in lines:
+        if command(line) in seen:  # the README and a --help show the same command: run it once
+            continue
+        seen.add(command(line))
+        reason = next((why for key, why in SKIP.items() if key in command(line)), None)
+        if reason:
+            print(f"  skipped: {line[:90]}  ({reason})")
+            continue
+        t = time.time()
+        r = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=TIMEOUT)
+        ran += 1
+        ok = r.returncode == expected(line)
+        print(f"  {'ok' if ok else 'FAILED'} ({time.time() - t:.1f} s, exit {r.returncode}): {line[:100]}")
+        if not ok:
+            failures.append((line, r.returncode, r.stderr.strip().splitlines()[-1:] or [""]))
+    for line, code, err in failures:
+        print(f"documented command failed (exit {code}): {line}\n    {err[0]}", file=sys.stderr)
+    print(f"documented commands: {ran} run from an empty folder, {len(failures)} failed, {len(seen) - ran} skipped ({time.time() - start:.0f} s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
