@@ -363,7 +363,7 @@ def check(source, limits=None) -> Verdict:
 
 
 def _local_or_shipped(name: str) -> str:
-    from .shipped import local_or_shipped
+    from .hub.shipped import local_or_shipped
 
     return local_or_shipped(name)[0]
 
@@ -376,7 +376,7 @@ def certificate_path(name: str) -> Path:
     >>> certificate_path("witness-m24-n3-r8").name
     'witness-m24-n3-r8.json'
     """
-    from . import shipped
+    from .hub import shipped
 
     return shipped.path(name)
 
@@ -387,7 +387,7 @@ def certificate_names() -> list[str]:
     >>> "witness-m24-n3-r8.json" in certificate_names()
     True
     """
-    from . import shipped
+    from .hub import shipped
 
     return shipped.names()
 

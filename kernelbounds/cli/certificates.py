@@ -82,7 +82,7 @@ def run(args) -> int:
         print(f"wrote {len(result.rows)} certificates, {certificates_index()} and {computed_name()} to {one_line(args.dir)}")
         return 1 if bad else 0
     if args.sample is not None:
-        from ..regeneration import compare_sample
+        from ..hub.regeneration import compare_sample
 
         result = compare_sample(args.dir, args.sample, args.seed, args.jobs)
     else:
@@ -109,13 +109,13 @@ def run(args) -> int:
 
 
 def _shipped_folder() -> Path:
-    from .. import shipped
+    from ..hub import shipped
 
     return shipped.folder()
 
 
 def _list(args) -> int:
-    from .. import shipped
+    from ..hub import shipped
 
     if args.dir is not None and not Path(args.dir).is_dir():
         raise UserError(f"{one_line(args.dir)}: no such folder")
@@ -128,7 +128,7 @@ def _list(args) -> int:
 
 
 def _path(args) -> int:
-    from .. import shipped
+    from ..hub import shipped
 
     try:
         found = shipped.path(args.path)
@@ -142,7 +142,7 @@ def _path(args) -> int:
 
 
 def _check(args) -> int:
-    from .. import shipped
+    from ..hub import shipped
 
     if args.dir is None:
         target = Path("certificates") if Path("certificates").is_dir() else shipped.folder()

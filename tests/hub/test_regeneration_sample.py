@@ -1,4 +1,4 @@
-"""The regeneration sample CI runs (kernelbounds.regeneration, `certificates --sample N --seed`):
+"""The regeneration sample CI runs (kernelbounds.hub.regeneration, `certificates --sample N --seed`):
 deterministic for a seed, nested in N, another sample for another seed, byte comparison."""
 
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds import regeneration
+from kernelbounds.hub import regeneration
 from kernelbounds.hub import catalog, workflow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def test_every_commit_samples_other_files():
 
 def test_a_sampled_file_that_differs_is_reported(tmp_path, monkeypatch):
     few = [e for e in catalog.entries() if e.filename in ("construction-tensor-m02-n3.json", "construction-tensor-m03-n3.json")]
-    monkeypatch.setattr(workflow, "entries", lambda: few)
+    monkeypatch.setattr(catalog, "entries", lambda: few)
     for e in few:
         (tmp_path / e.filename).write_bytes((ROOT / "certificates" / e.filename).read_bytes())
     assert regeneration.compare_sample(tmp_path, 2, "seed", jobs=1).ok

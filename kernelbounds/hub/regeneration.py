@@ -29,11 +29,11 @@ def compare_sample(target: str | Path, count: int, seed: str, jobs: int | None =
     """Regenerate the sampled entries, check each with the checker and compare it with the
     committed file in target: a ``workflow.Comparison`` of those rows (no stale files,
     INDEX and COMPUTED not compared)."""
-    from .hub import workflow
-    from .progress import pmap
+    from . import catalog, workflow
+    from ..progress import pmap
 
     target = Path(target)
-    chosen = sample([e.filename for e in workflow.entries()], count, seed)
+    chosen = sample([e.filename for e in catalog.entries()], count, seed)
     rows = []
     for filename, text, verdict, m, n in pmap(workflow._regenerate, chosen, jobs, f"certificates: regenerate a sample of {len(chosen)}", "file"):
         committed = target / filename

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .checker import Verdict
+    from ..checker import Verdict
 
 SUFFIX = ".json"
 
@@ -31,7 +31,7 @@ class UnknownCertificate(LookupError):
 
 def folder() -> Path:
     """The folder of the shipped certificates (inside the installed package)."""
-    from .hub.index import shipped
+    from .index import shipped
 
     return Path(str(shipped()))
 
@@ -107,7 +107,7 @@ class SetCheck:
 
 
 def _weight(path: str) -> int:
-    from .checker import work_estimate
+    from ..checker import work_estimate
 
     with open(path, "rb") as fh:
         return work_estimate(fh.read())
@@ -119,7 +119,7 @@ PER_FILE_UNITS = 10**6
 
 
 def _check(path: str):
-    from .checker import check_file
+    from ..checker import check_file
 
     return check_file(path)
 
@@ -130,8 +130,8 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     work on a terminal), then compare target/INDEX with the index built from these verdicts
     and target/COMPUTED's sha256.  The files are not rebuilt: the regeneration is
     `kernelbounds certificates` (scripts/regenerate)."""
-    from .hub import index, stored
-    from .progress import pmap_weighted
+    from . import index, stored
+    from ..progress import pmap_weighted
 
     start = time.perf_counter()
     base = folder() if target is None else Path(target)
