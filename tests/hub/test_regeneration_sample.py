@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelbounds.hub import regeneration
-from kernelbounds.hub import catalog, workflow
+from kernelbounds.hub import catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = [e.filename for e in catalog.entries()]
