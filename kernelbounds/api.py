@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import arguments, bits
-from .bounds import StaleIndex, TheoryContradicted
+from .hub.answer import StaleIndex, TheoryContradicted
 from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
 from .heads.evaluate import Counterexample, Evaluation
@@ -60,12 +60,15 @@ def _side(side) -> dict:
 class Bound:
     """What is known about r*(m, n): ``lower <= r* <= upper`` (any features), and
     ``upper_nonnegative`` with nonnegative features; ``exact`` when lower == upper.  The
-    answer of the hub :func:`kernelbounds.bounds.bounds`, as `kernelbounds bound`.
+    answer of the hub :func:`kernelbounds.hub.answer.bounds`, as `kernelbounds bound`.
 
     ``sides`` gives each side's method, THEORY section and certificate.  When the lower
     side is a code (THEORY L4) the code fields describe it: min_product is the least chain
     product (R in L4), k the Hadamard power, gaps maps each gap (a decimal string, as in
-    JSON) to its number of ordered pairs; otherwise they are None."""
+    JSON) to its number of ordered pairs; for a direct sum of codes (THEORY L9) ``form`` is
+    "direct sum", ``code`` names the components and code_size, min_product, k,
+    witness_inputs and orbits are the checked file's (code_weight, min_gap, gaps are None);
+    otherwise they are None."""
 
     m: int
     n: int
@@ -133,7 +136,7 @@ def bound(m: int, n: int, variant: str = "position-independent", certificates: s
     >>> bound(12, 2).exact
     True
     """
-    from .bounds import bounds
+    from .hub.answer import bounds
 
     certificates = arguments.bound_args(m, n, variant, kernel, certificates)
     return _bound_of(bounds(m, n, variant, certificates, kernel))
@@ -153,7 +156,7 @@ def witness(m: int, n: int, target_rank: int, variant: str = "position-independe
 
 @lru_cache(maxsize=128)  # pure and deterministic; results are frozen
 def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
-    from .bounds import bounds
+    from .hub.answer import bounds
     from .lowerbounds import assemble
 
     lb = assemble.smallest_witness(m, n, target_rank, variant)
@@ -214,7 +217,7 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
     >>> upper(12, 3, nonnegative=True).upper
     133
     """
-    from .bounds import bounds
+    from .hub.answer import bounds
 
     certificates = arguments.bound_args(m, n, "position-independent", "nonnegative", certificates, arguments.UPPER_M)
     if not isinstance(nonnegative, bool):

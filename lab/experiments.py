@@ -524,8 +524,8 @@ def _progress(total: int):
 
 def upper_bound(m: int, n: int = 3) -> tuple[int, str]:
     """The least certified upper bound for (m, n) with any features, and its method: the
-    hub's answer (kernelbounds.bounds)."""
-    from kernelbounds.bounds import upper
+    hub's answer (kernelbounds.hub.answer)."""
+    from kernelbounds.hub.answer import upper
 
     side = upper(m, n)
     return side.value, side.method + (f" (certificate {side.certificate})" if side.certificate else "")

@@ -335,7 +335,7 @@ def plot(results, summ, plan, path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from kernelbounds.report import save_figure
+    from kernelbounds.hub.report import save_figure
 
     panels = 4 if plan.code_sizes else 3
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2))

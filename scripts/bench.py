@@ -188,13 +188,13 @@ def job_upper_m16():
 
 def job_hub_m16():
     """What `kernelbounds upper --m 16 --n 3` and `bound` answer: the hub (committed certificate)."""
-    from kernelbounds.bounds import bounds
+    from kernelbounds.hub.answer import bounds
 
     return lambda: f"rank {bounds(16, 3).upper.value} ({bounds(16, 3).upper.certificate})"
 
 
 def job_table_m4_64():
-    from kernelbounds import report
+    from kernelbounds.hub import report
 
     return lambda: f"{len(report.table(range(4, 65), range(3, 9)))} rows"
 
@@ -567,6 +567,8 @@ ROWS = [
     ("search_nonnegative_m64_n3", "prefix search m = 64, n = 3 (g >= 0)", "< 300 s, rank < 2^43", "exact_check_m64_n3", False),
     ("literal_classes_m64_n3", "the m = 64, n = 3 answer over all C(67, 3) classes, Fractions (anchor)", "-", None, False),
     ("check_upper_m64_n3", "check upper-any-m64-n3.json (LF3x, 2145 extreme classes)", "< 60 s", "literal_classes_m64_n3", False),
+    ("exact_check_m256_n3", "exact extreme-class check of the m = 256, n = 3 signed answer (generator; anchor)", "-", None, False),
+    ("check_upper_m256_n3", "check upper-any-m256-n3.json, the largest-m upper certificate (LF3x, 33,153 extreme classes)", "< 10 s", "exact_check_m256_n3", False),
     ("index_lookup", "a process reading the shipped INDEX, one entry (anchor)", "-", None, False),
     ("bound_cli_m64_n3", "bound --m 64 --n 3, a fresh process, installed package (index + COMPUTED lookup)", "< 2 s", "index_lookup", False),
     ("table_m4_64", "table --m 4..64 --n 3..8 (one process; the hub)", "< 120 s", None, True),
@@ -644,6 +646,19 @@ def job_literal_classes_m64_n3():
 
 def job_check_upper_m64_n3():
     return _check("upper-any-m64-n3.json")
+
+
+def job_exact_check_m256_n3():
+    """The anchor of the largest upper certificate's check: the generator's exact extreme-class
+    check (extremeclasses.verdict) of the same g, integers only, no parsing."""
+    from kernelbounds.upperbounds import extension, extremeclasses
+
+    g = extension.stored(256, 3).g
+    return lambda: f"worst error {float(extremeclasses.verdict(g, 256, 3).worst):.6f} (extremeclasses.verdict, 33,153 classes)"
+
+
+def job_check_upper_m256_n3():
+    return _check("upper-any-m256-n3.json")
 
 
 def _cpu() -> float:

@@ -15,7 +15,7 @@ import sys
 
 from .. import __version__
 from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, table, transcript, upper
-from ..bounds import StaleIndex, TheoryContradicted
+from ..hub.answer import StaleIndex, TheoryContradicted
 from ._common import CONTRADICTION, OneLineParser, UserError, os_error, say
 
 EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or malformed input,

@@ -1,5 +1,5 @@
 """`kernelbounds bound` and `kernelbounds witness`: what is known about r*(m, n), both sides
-(the hub, kernelbounds.bounds), and explicit witness families (THEORY §3)."""
+(the hub, kernelbounds.hub.answer), and explicit witness families (THEORY §3)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sys
 
-from ..bounds import KERNELS, MAX_M
+from ..hub.answer import KERNELS, MAX_M
 from ._common import UserError, certificates_option, emit_json, one_line, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 
@@ -15,7 +15,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "bound",
         help="what is known about r*(m, n): lower <= r* <= upper, with the certificate of each side",
-        description="The best certified lower bound and upper bounds (any features, nonnegative features) on r*(m, n), the least feature rank of a nonnegative-kernel head solving Min-IP of length n on m-bit tokens, with the method, THEORY section and certificate of each side, and whether they meet (exact). The same answer as kb.bound, `upper`, `table` and the docs tables (kernelbounds.bounds).",
+        description="The best certified lower bound and upper bounds (any features, nonnegative features) on r*(m, n), the least feature rank of a nonnegative-kernel head solving Min-IP of length n on m-bit tokens, with the method, THEORY section and certificate of each side, and whether they meet (exact). The same answer as kb.bound, `upper`, `table` and the docs tables (kernelbounds.hub.answer).",
         epilog="exit codes: 0 success, 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds bound --m 24 --n 3 --json -o lb.json --upper-output ub.json",
     )
     size_options(p, m=(1, MAX_M), n=(1, 64), m_note=" (upper bounds below 2^m up to m = 64)")
@@ -66,16 +66,16 @@ def _write_base(doc: dict, out: str, folder: str | None) -> None:
     import hashlib
     import os
 
-    from .. import certified
+    from ..hub import index as certified_index
     from ..certificate import write_atomic
 
     name, digest = doc["base"]["name"], doc["base"]["sha256"]
-    folder = certified.folder(folder)
-    sources = [lambda: certified.read_shipped(name)] + ([lambda: (Path(folder) / name).read_bytes()] if folder else [])
+    folder = certified_index.folder(folder)
+    sources = [lambda: certified_index.read_shipped(name)] + ([lambda: (Path(folder) / name).read_bytes()] if folder else [])
     for source in sources:
         try:
             data = source()
-        except (OSError, certified.StaleIndex):
+        except (OSError, certified_index.StaleIndex):
             continue
         if hashlib.sha256(data).hexdigest() == digest:
             try:
@@ -129,7 +129,10 @@ def text_lines(b) -> list[str]:
     if b.code is not None:
         gaps = "" if b.gaps is None else f", gaps {b.gaps}"
         orbits = "" if b.orbits is None else f", {b.orbits} orbits"
-        lines.append(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
+        if b.form == "direct sum":  # THEORY L9: no single weight or gap to state
+            lines.append(f"  code {b.code} (direct sum): N = {b.code_size} words{orbits}")
+        else:
+            lines.append(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
         if b.johnson_bound is not None:
             lines.append(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
         lines.append(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")

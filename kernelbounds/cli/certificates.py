@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ._common import UserError, emit_json, jobs_option, one_line, scheduled, scheduler_option
 
-HELP = """Regenerate the committed certificate set (kernelbounds/catalog.py), check every file
+HELP = """Regenerate the committed certificate set (kernelbounds/hub/catalog.py), check every file
 with the independent checker and compare it byte for byte with the file in DIR, then the
 index DIR/INDEX (per accepted file its name, sha256, kind, m, n, variant and the checker's
 claim: the hub's only source of committed claims) and the stored computed sources
@@ -32,7 +32,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from .. import catalog  # the generators: imported only when the command runs
+    from ..hub import workflow  # the generators: imported only when the command runs
 
     target = Path(args.dir)
     if args.reindex:
@@ -41,7 +41,7 @@ def run(args) -> int:
         if not (target / computed_name()).is_file():  # COMPUTED's cells would have to be regenerated: --reindex never does
             raise UserError(f"{target} has no {computed_name()}: --reindex regenerates nothing (it keeps COMPUTED's stored cells); "
                             f"build the whole set with `kernelbounds certificates --write {target}`")
-        rejected, index_changed, computed_changed = catalog.reindex(target, args.jobs)
+        rejected, index_changed, computed_changed = workflow.reindex(target, args.jobs)
         for name in rejected:
             print(f"  {one_line(target / name)}: rejected by the checker (not indexed)", file=sys.stderr)
         print(f"{one_line(target / 'INDEX')}: {'rewritten' if index_changed else 'unchanged'}; {one_line(target / 'COMPUTED')}: {'rewritten' if computed_changed else 'unchanged'}")
@@ -49,13 +49,13 @@ def run(args) -> int:
     if not args.write and not target.is_dir():
         raise UserError(f"{target}: no such folder (use --write to create the set there)")
     if args.write:
-        result = scheduled(lambda: catalog.write(args.dir, args.jobs, scheduler=args.scheduler))
+        result = scheduled(lambda: workflow.write(args.dir, args.jobs, scheduler=args.scheduler))
         bad = [r for r in result.rows if not r.verdict.ok]
         for r in bad:
             print(f"  {r.filename}: {r.verdict.render()} (written, not indexed)", file=sys.stderr)
         print(f"wrote {len(result.rows)} certificates, {certificates_index()} and {computed_name()} to {one_line(args.dir)}")
         return 1 if bad else 0
-    result = scheduled(lambda: catalog.compare(args.dir, args.jobs, scheduler=args.scheduler))
+    result = scheduled(lambda: workflow.compare(args.dir, args.jobs, scheduler=args.scheduler))
     if args.json:
         for r in result.rows:
             v = r.verdict
@@ -84,12 +84,12 @@ def _print_table(rows) -> None:
 
 
 def certificates_index() -> str:
-    from ..certified import INDEX
+    from ..hub.index import INDEX
 
     return INDEX
 
 
 def computed_name() -> str:
-    from ..computed import NAME
+    from ..hub.stored import NAME
 
     return NAME

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import report
+from ..hub import report
 from ..certificate import write_atomic
 from ._common import UserError, jobs_option
 
@@ -14,7 +14,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "docs-tables",
         help="render the bounds tables in docs/ from the hub (--check: exit 1 if any is stale)",
-        description="Every table of bounds in docs/*.md and README.md sits between a line `<!-- kernelbounds table --m A..B --n C..D -->` and `<!-- end of generated table -->`; this command renders each from kernelbounds.bounds (the same answers as `bound`, `upper`, `table` and the API).",
+        description="Every table of bounds in docs/*.md and README.md sits between a line `<!-- kernelbounds table --m A..B --n C..D -->` and `<!-- end of generated table -->`; this command renders each from kernelbounds.hub.answer (the same answers as `bound`, `upper`, `table` and the API).",
         epilog="exit codes: 0 success (or, with --check, every table current), 1 (--check) some table is stale, 2 usage error or unwritable file.\nexample: kernelbounds docs-tables --check",
     )
     p.add_argument("--root", default=".", help="the project's root (default: the current folder)")

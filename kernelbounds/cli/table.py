@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .. import report
-from ..bounds import KERNELS
+from ..hub import report
+from ..hub.answer import KERNELS
 from ._common import UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span, variant_option
 
 HELP = """Print lower <= r* <= upper for every m and n in the ranges: the hub's answer
-(kernelbounds.bounds, the same as `bound`, `upper` and the API): the best certified lower
+(kernelbounds.hub.answer, the same as `bound`, `upper` and the API): the best certified lower
 bound, the best certified upper bounds with any and with nonnegative features, whether they
 meet (exact), and the method and committed certificate of each side. Columns are documented
 in docs/api.md ("One name per quantity")."""

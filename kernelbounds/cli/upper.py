@@ -15,7 +15,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "upper",
         help="the best certified upper bound on r*(m, n) (any or nonnegative features); --search: search the U4 level families",
-        description="Print the best certified upper bound on r*(m, n) with any features and with nonnegative features, as `bound` and kb.upper give it (kernelbounds.bounds), and write its certificate. With --search, search the U4 level families now (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; print the least rank found per family and write the best as a level-family certificate (format v2).",
+        description="Print the best certified upper bound on r*(m, n) with any features and with nonnegative features, as `bound` and kb.upper give it (kernelbounds.hub.answer), and write its certificate. With --search, search the U4 level families now (THEORY §2): supports in increasing cost sum C(m, j), one LP per support proposing, exact level classes deciding; print the least rank found per family and write the best as a level-family certificate (format v2).",
         epilog="exit codes: 0 success, 1 (--search) no level family solves (m, n), 2 usage error or unwritable file, 3 resource limit, 4 internal error, 5 the theory is contradicted.\nexample: kernelbounds upper --m 12 --n 3 --nonnegative -o u.json\nexample: kernelbounds upper --m 12 --n 3 --search --prove-minimal --json",
     )
     size_options(p, m=(1, 64), n=(1, 64), m_note=" (--search: C(m+n, n) <= 20,000 level classes)", n_note=" (--search: 2..8)")
@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 
 def _lower(m: int, n: int, certificates: str | None = None) -> int:
-    from ..bounds import lower
+    from ..hub.answer import lower
 
     return lower(m, n, certificates=certificates).value
 

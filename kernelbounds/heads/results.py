@@ -187,8 +187,8 @@ def _kernels_covered(family: Family) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _known_lower(m: int, n: int) -> int:
-    """The best certified lower bound on r*(m, n), from the hub (kernelbounds.bounds)."""
-    from ..bounds import lower
+    """The best certified lower bound on r*(m, n), from the hub (kernelbounds.hub.answer)."""
+    from ..hub.answer import lower
 
     return lower(m, n).value
 

@@ -44,8 +44,28 @@ def reach_bound(k: int, n: int) -> int:
     while True:
         X += 1
         ck = comb(X, k)
-        if any((n - 2) * (d - 1) * comb(X - d, k) >= ck for d in range(2, X - k + 1)):
+        if _some_gap(X, k, n, ck):
             return X - 1
+
+
+def _some_gap(X: int, k: int, n: int, ck: int) -> bool:
+    """Whether (n - 2)(d - 1) C(X - d, k) >= C(X, k) for some 2 <= d <= X - k.  The term
+    f(d) = (d - 1) C(X - d, k) is log-concave in d (f(d + 1) / f(d) = d / (d - 1) *
+    (X - d - k) / (X - d) decreases with d), so once it decreases it stays below its maximum:
+    the scan stops there.  C(X - d, k) is updated by one exact division per step."""
+    if X - k < 2:
+        return False
+    c, prev = comb(X - 2, k), -1
+    for d in range(2, X - k + 1):
+        if d > 2:
+            c = c * (X - d + 1 - k) // (X - d + 1)
+        f = (n - 2) * (d - 1) * c
+        if f >= ck:
+            return True
+        if f < prev:
+            return False
+        prev = f
+    return False
 
 
 @lru_cache(maxsize=None)
@@ -79,33 +99,57 @@ def cost_to_go(m: int, n: int) -> list[int]:
     return t
 
 
-def least_chain(m: int, n: int) -> tuple[tuple[int, ...], int, int]:
-    """(chain, cost, nodes): the least-cost chain with last reach >= m (ties: the first in
-    the search order, children by (C(m, j) + T(j), -j)), depth-first with branch-and-bound."""
+def _grow(g: tuple[tuple[int, int], ...], j: int, n: int, cap: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """(reach capped at cap, g with j added by the rule g_j = BETA * H(j - 1)): every class with
+    X < j involves only the parent's terms, so the check starts at X = j."""
+    grown = dict(g)
+    grown[j] = BETA * sum(v * comb(j - 1, i) for i, v in g)
+    return extremeclasses.reach(grown, n, start=j, limit=cap), tuple(sorted(grown.items()))
+
+
+def least_extension(base: dict[int, int], base_reach: int, m: int, n: int) -> tuple[tuple[int, ...], dict[int, int], int, int]:
+    """(elements added, g, cost of the added elements, nodes): the least-cost extension of an
+    exact integer base (reach base_reach) by the rule g_j = BETA * H(j - 1), each new element
+    in (last, reach + 1], whose last reach is >= m; () when the base already reaches m.
+
+    Depth-first with branch-and-bound, children by (C(m, j) + T(j), -j), ties the first in that
+    order.  Reaches are computed only up to m (a reach >= m ends a branch whatever its value),
+    which changes no decision of the search.  T(j) is a lower bound on the cost to go when
+    every g_j >= 0 (module doc), so for a nonnegative base the extension is the least of the
+    rule; for a signed base the same pruning is a heuristic: the answer is decided exactly, but
+    not claimed least."""
     t = cost_to_go(m, n)
-    best: list = [None, None]
+    start = tuple(sorted(base.items()))
+    best: list = [None, (), start]
     nodes = [0]
 
-    def dfs(chain: tuple[int, ...], reach: int, c: int) -> None:
+    def dfs(added: tuple[int, ...], g: tuple[tuple[int, int], ...], reach: int, c: int) -> None:
         nodes[0] += 1
         if reach >= m:
             if best[0] is None or c < best[0]:
-                best[0], best[1] = c, chain
+                best[0], best[1], best[2] = c, added, g
             return
-        last = chain[-1]
+        last = max(j for j, _ in g)
         for j in sorted(range(last + 1, min(reach + 1, m) + 1), key=lambda j: (comb(m, j) + t[j], -j)):
             cj = comb(m, j)
             if best[0] is not None and c + cj + t[j] >= best[0]:
                 continue
-            r, _ = _chain_reach(chain + (j,), n)
+            r, child = _grow(g, j, n, m)
             if r >= j:
-                dfs(chain + (j,), r, c + cj)
+                dfs(added + (j,), child, r, c + cj)
 
+    dfs((), start, min(base_reach, m), 0)
+    if best[0] is None:
+        raise ValueError(f"no extension reaches m = {m} at n = {n}")
+    return best[1], dict(best[2]), best[0], nodes[0]
+
+
+def least_chain(m: int, n: int) -> tuple[tuple[int, ...], int, int]:
+    """(chain, cost, nodes): the least-cost chain with last reach >= m (ties: the first in
+    the search order, children by (C(m, j) + T(j), -j)), depth-first with branch-and-bound."""
     r0, _ = _chain_reach((0,), n)
-    dfs((0,), r0, 1)
-    if best[1] is None:
-        raise ValueError(f"no chain reaches m = {m} at n = {n}")
-    return best[1], best[0], nodes[0]
+    added, _, c, nodes = least_extension({0: 1}, r0, m, n)
+    return (0,) + added, 1 + c, nodes
 
 
 def explicit(m: int, n: int) -> extremeclasses.Construction:

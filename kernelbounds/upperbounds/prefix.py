@@ -46,7 +46,7 @@ BITS = (10, 16, 24, 32, 40, 53)  # significant bits tried when rounding an LP so
 # ---------------------------------------------------------------- the LP
 
 
-TOP = 160  # the float binomial table covers x, j <= TOP (m <= 64 needs x <= 64)
+TOP = 256  # the float binomial table covers x, j <= TOP (the LP prefixes of extension.py reach m = 256)
 _PASCAL = np.array([[float(comb(x, j)) for j in range(TOP + 1)] for x in range(TOP + 1)])
 
 

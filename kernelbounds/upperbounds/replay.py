@@ -34,12 +34,12 @@ def max_nodes(m: int, n: int) -> int | None:
     return None if n == 3 else 1500
 
 
-def _read(path: Path = DATA) -> dict[tuple[int, int], dict]:
+def _read(path: Path = DATA, fmt: str = FORMAT) -> dict[tuple[int, int], dict]:
     if not path.is_file():
         return {}
     doc = json.loads(path.read_text())
-    if doc.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a {FORMAT} file")
+    if doc.get("format") != fmt:
+        raise ValueError(f"{path} is not a {fmt} file")
     return {(e["m"], e["n"]): e for e in doc["answers"]}
 
 
@@ -79,10 +79,10 @@ def entry(found: extremeclasses.Construction, budget: int | None) -> dict:
     }
 
 
-def write(answers: dict[tuple[int, int], dict], path: Path = DATA) -> None:
+def write(answers: dict[tuple[int, int], dict], path: Path = DATA, fmt: str = FORMAT) -> None:
     from ..certificate import canonical_json, write_atomic
 
-    doc = {"format": FORMAT, "answers": [answers[k] for k in sorted(answers, key=lambda k: (k[1], k[0]))]}
+    doc = {"format": fmt, "answers": [answers[k] for k in sorted(answers, key=lambda k: (k[1], k[0]))]}
     write_atomic(path, canonical_json(doc))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds import catalog
+from kernelbounds.hub import catalog, workflow
 from kernelbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_several_files_exit_with_the_most_severe_code(tmp_path):
 
 @pytest.mark.slow  # about 2 minutes; scripts/run does the same on every release
 def test_committed_certificates_regenerate_byte_identical_and_check():
-    result = catalog.compare(ROOT / "certificates")
+    result = workflow.compare(ROOT / "certificates")
     assert result.extra == [] and len(result.rows) == len(catalog.entries())
     assert result.index_same and result.computed_same  # INDEX and COMPUTED regenerate byte for byte
     assert [r.filename for r in result.rows if not (r.same and r.verdict.ok)] == []
@@ -99,17 +99,17 @@ def test_the_catalog_workflow_does_not_depend_on_the_number_of_jobs(tmp_path, mo
     a changed committed file is reported, an extra one too."""
     few = [e for e in catalog.entries() if e.filename.startswith("construction-") and e.filename.endswith(("-m02-n3.json", "-m03-n4.json"))]
     monkeypatch.setattr(catalog, "entries", lambda: few)
-    monkeypatch.setattr(catalog.computed, "build", lambda files, jobs=None, scheduler=None: {"stored": sorted(files)})  # the code search of every m: minutes
-    written = catalog.write(tmp_path / "a", jobs=1), catalog.write(tmp_path / "b", jobs=2)
+    monkeypatch.setattr(workflow.stored, "build", lambda files, jobs=None, scheduler=None: {"stored": sorted(files)})  # the code search of every m: minutes
+    written = workflow.write(tmp_path / "a", jobs=1), workflow.write(tmp_path / "b", jobs=2)
     assert [len(w.rows) for w in written] == [len(few), len(few)] == [4, 4]
-    assert all((tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in [e.filename for e in few] + [catalog.certified.INDEX])
+    assert all((tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in [e.filename for e in few] + [workflow.index.INDEX])
     assert [e["name"] for e in json.loads((tmp_path / "a" / "INDEX").read_text())["certificates"]] == sorted(e.filename for e in few)
     (tmp_path / "a" / few[0].filename).write_text("{}")
     (tmp_path / "a" / "stale.json").write_text("{}")
-    one, two = catalog.compare(tmp_path / "a", jobs=1), catalog.compare(tmp_path / "a", jobs=2)
+    one, two = workflow.compare(tmp_path / "a", jobs=1), workflow.compare(tmp_path / "a", jobs=2)
     assert [(r.filename, r.same, r.verdict.code, r.verdict.summary) for r in one.rows] == [(r.filename, r.same, r.verdict.code, r.verdict.summary) for r in two.rows]
     assert [r.same for r in one.rows] == [False, True, True, True] and one.extra == ["stale.json"] and one.problems == 2
-    assert catalog.compare(tmp_path / "b", jobs=2).ok
+    assert workflow.compare(tmp_path / "b", jobs=2).ok
 
 
 @pytest.mark.parametrize(
@@ -190,7 +190,7 @@ def test_a_witness_file_over_64_mib_is_refused_though_its_tokens_alone_fit(tmp_p
 
 
 def test_table_rows_do_not_depend_on_the_number_of_jobs():
-    from kernelbounds import report
+    from kernelbounds.hub import report
 
     one = report.table(range(4, 9), range(3, 5), jobs=1)
     assert one == report.table(range(4, 9), range(3, 5), jobs=2)

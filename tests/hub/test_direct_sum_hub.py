@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kernelbounds import bounds as hub
+from kernelbounds.hub import answer as hub
 from kernelbounds.lowerbounds import assemble
 
 VARIANT_KERNELS = [("position-independent", "nonnegative"), ("position-independent", "signed"), ("position-independent", "signed-any-denominator"),
@@ -44,3 +44,27 @@ def test_the_code_search_is_not_run_above_m_64():
     done = subprocess.run([sys.executable, "-m", "kernelbounds", "bound", "--m", "100", "--n", "3", "--json"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and '"lower": 226244' in done.stdout, done.stderr
     assert time.perf_counter() - start < 10  # a lookup (under 1 s on an idle machine; the suite may share the cores)
+
+
+def test_a_direct_sum_side_describes_its_components_from_the_checked_file():
+    """The API's code fields of a sum side: the components by name and copies (their
+    lengths add up to the cited file's m), the size the product of the component sizes
+    (THEORY L9: the sum's words are the tuples of component words), k and the value those
+    of the file's checked claims."""
+    import json
+
+    from kernelbounds.hub import index
+
+    import kernelbounds as kb
+
+    for m in (100, 128, 256):
+        b = kb.bound(m, 3)
+        doc = json.loads(index.read_shipped(b.sides["lower"]["certificate"]))
+        parts = [(c["code"]["name"], c["copies"], c["m"], c["claims"]["code_size"]) for c in doc["components"]]
+        assert b.form == "direct sum" and b.code == " + ".join(n for n, c, _, _ in parts for _ in range(c))
+        assert sum(c * mm for _, c, mm, _ in parts) == doc["m"] <= m
+        size = 1
+        for _, c, _, s in parts:
+            size *= s**c
+        assert b.code_size == size and b.k == doc["claims"]["k"] and b.lower == doc["claims"]["bound"]
+        assert b.code_weight is None and b.min_gap is None

@@ -253,14 +253,14 @@ def test_search_finds_a_rank_two_head_at_m4_n3():
 
 def test_known_small_values_through_the_hub():
     """THEORY U5: r* = 1 for m <= 3 and r* = 2 at m = 4 (n = 3..8), exact in the hub."""
-    from kernelbounds import bounds, report
+    from kernelbounds.hub import answer, report
 
     for n in range(3, 9):
-        assert (bounds.bounds(3, n).lower.value, bounds.bounds(3, n).upper.value) == (1, 1)
-        a = bounds.bounds(4, n)
+        assert (answer.bounds(3, n).lower.value, answer.bounds(3, n).upper.value) == (1, 1)
+        a = answer.bounds(4, n)
         assert a.lower.value == 2 and a.exact
     for m in range(4, 9):
-        a = bounds.bounds(m, 3)
+        a = answer.bounds(m, 3)
         assert a.lower.value >= 2 and a.upper.value >= a.lower.value
     rows = {(r.m, r.n): r for r in report.table(range(3, 5), range(3, 4))}
     assert (rows[(3, 3)].lower, rows[(3, 3)].upper) == (1, 1)
@@ -272,7 +272,7 @@ def test_stored_heads_match_their_committed_certificates():
     import json
     from pathlib import Path
 
-    from kernelbounds import catalog
+    from kernelbounds.hub import catalog
 
     root = Path(__file__).resolve().parents[2] / "certificates"
     for m, n, r, _ in catalog.general_heads():

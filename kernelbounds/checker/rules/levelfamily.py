@@ -67,18 +67,26 @@ class Head:
             self.eps = ro["eps"].rational()
             if not 0 < self.eps < 1:
                 raise Invalid(ro["eps"].pointer, f"eps = {rat(self.eps)} must lie in (0, 1)")
-            self.f = [[l - HALF + self.eps for l in range(p + 1)] for p in range(m + 1)]
+            self._f: list[list[Fraction]] | None = None  # the affine table, built only when a route reads it (LF3, LF6)
         else:
             ro.obj({"type", "table", "value_dim"})
             rows = ro["table"].list(m + 1, length=m + 1)
-            self.f = [[x.rational() for x in r.list(p + 1, length=p + 1)] for p, r in enumerate(rows)]
-            self.diffs = [_differences(r) for r in self.f]
+            self._f = [[x.rational() for x in r.list(p + 1, length=p + 1)] for p, r in enumerate(rows)]
+            self.diffs = [_differences(r) for r in self._f]
             top = max((i for r in self.diffs for i, a in enumerate(r) if a != 0), default=0)
             self.top = top
             self.dv = sum(comb(m, i) for i in range(top + 1))
             expect_equal(ro["value_dim"], ro["value_dim"].int(1), self.dv, f"value_dim = sum_(i <= {top}) C(m, i)")
-        self.w = [sum((gj * comb(d, j) for j, gj in enumerate(self.g)), Fraction(0)) for d in range(m + 1)]
         self.support = [j for j, gj in enumerate(self.g) if gj != 0]
+        self.w = [sum((self.g[j] * comb(d, j) for j in self.support), Fraction(0)) for d in range(m + 1)]  # g_j = 0 adds nothing
+
+    @property
+    def f(self) -> list[list[Fraction]]:
+        """The readout table F(p, l), 0 <= l <= p <= m (affine: l - 1/2 + eps, built on first use:
+        the extreme-class route LF3x needs only eps)."""
+        if self._f is None:
+            self._f = [[l - HALF + self.eps for l in range(p + 1)] for p in range(self.m + 1)]
+        return self._f
 
     def weight(self, p: int, l: int) -> Fraction:
         return self.w[_dist(self.basis, p, l)]

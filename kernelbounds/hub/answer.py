@@ -1,0 +1,490 @@
+"""THE ANSWER: what is known about r*(m, n), both sides, from one place.
+
+``bounds(m, n, variant)`` returns the best certified lower bound, the best certified upper
+bound with any features and with nonnegative features, whether they meet (``exact``), and
+for each side the method, the THEORY section, and the certificate that proves it (a
+committed file in certificates/, or the rule that rebuilds it).  The CLI (`bound`, `upper`,
+`table`), the Python API (``kb.bound``, ``kb.upper``), the catalog, the docs tables and the
+bench all read this module; nothing else assembles an answer.
+
+r*(m, n) is the least feature rank of a head of the variant's class with a nonnegative kernel
+that solves Min-IP of length n on m-bit tokens (THEORY §1; for the causal variant only the
+final position is scored).  Upper bounds are position-independent heads that solve every
+position, so they bound every variant; lower bounds hold for any head that solves their
+witness family, so they bound r* of the full task too.
+
+Sources (THEORY sections), best first within a side:
+- lower: committed certificates (codes L4/orbits, rank-one Farkas U5, sign rank L7, single
+  crossing U6), the code search of L4-L6 (``lowerbounds.assemble.best``), the orthant family
+  L7 (floor(m/2)); the trivial r >= 1.
+- upper: U1 (rank 1 for n <= 2), committed explicit heads (U5) and level families (U4/U4'),
+  the explicit nonnegative chain (U4'), U2's 2^m nonnegative features.
+Closure under restriction in m (r*(m, n) <= r*(m + 1, n), THEORY U5: restrict a head to tokens
+whose top bits are 0): a certificate at m' < m bounds the lower side at m, one at m' > m the
+upper side at m (level families by the restricted support S ∩ [0, m], THEORY U4).
+
+Where the claims come from (docs/index-format.md): committed claims only from the shipped
+index (``index``: the checker's re-derived claim of every file it accepted; a cited
+file's sha256 is verified before it is cited or copied), a user folder's only after the
+checker accepts each file (``index.folder_claims``).  The computed sources at m <= 64,
+n <= 8 are read from the stored file COMPUTED (``stored``), so every such cell is a lookup;
+beyond it they are computed here.  Every answer satisfies lower <= upper <= upper_nonnegative
+<= 2^m, else :class:`TheoryContradicted` names both sides' certificates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from math import comb
+
+from . import index, stored
+from .index import FamilyMinimum, Known, StaleIndex
+
+VARIANTS = ("position-independent", "position-dependent", "causal")
+KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
+MAX_M = 256  # lower side beyond m = 64: committed direct sums (THEORY L9) or the stored m = 64 cell, padded; upper side: the level-family files up to m = 256 (THEORY U4')
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the bound: its value, how it is proved, and where the proof is.
+
+    ``certificate`` names the committed file (in certificates/, or the user folder's file
+    by its path) that proves it, at m = ``from_m`` (the restriction closure when from_m !=
+    m); ``rebuild`` is the command that writes a certificate for it at this (m, n)."""
+
+    value: int
+    method: str
+    theory: str
+    certificate: str | None = None
+    from_m: int | None = None
+    nonnegative_features: bool | None = None
+    detail: str = ""
+    rebuild: str | None = None
+    code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
+    least_of_family: str | None = None  # upper: the minimality file proving no cheaper head of its family exists
+    _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
+    _known: Known | None = field(default=None, repr=False, compare=False)  # the checked claim behind a cited file
+
+    def to_json(self) -> dict:
+        return {
+            "value": self.value,
+            "method": self.method,
+            "theory": self.theory,
+            "certificate": self.certificate,
+            "from_m": self.from_m,
+            "nonnegative_features": self.nonnegative_features,
+            "detail": self.detail,
+            "rebuild": self.rebuild,
+            "least_of_family": self.least_of_family,
+        }
+
+    def certificate_document(self) -> dict:
+        """A certificate that proves this side (at from_m when the closure is used; a
+        restricted level-family certificate is rebuilt at m itself)."""
+        if self._build is None:
+            raise ValueError(f"{self.method}: {self.detail or 'no certificate is needed or available'}")
+        return self._build()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What is known about r*(m, n) for one variant: lower <= r* <= upper."""
+
+    m: int
+    n: int
+    variant: str
+    lower: Side
+    upper: Side  # any features (at most upper_nonnegative)
+    upper_nonnegative: Side
+    kernel: str = "nonnegative"
+
+    @property
+    def exact(self) -> bool:
+        return self.lower.value == self.upper.value
+
+    def to_json(self) -> dict:
+        return {
+            "m": self.m,
+            "n": self.n,
+            "variant": self.variant,
+            "kernel": self.kernel,
+            "lower": self.lower.value,
+            "upper": self.upper.value,
+            "upper_nonnegative": self.upper_nonnegative.value,
+            "exact": self.exact,
+            "sides": {"lower": self.lower.to_json(), "upper": self.upper.to_json(), "upper_nonnegative": self.upper_nonnegative.to_json()},
+        }
+
+
+# ---------------------------------------------------------------- the claims
+
+
+class TheoryContradicted(Exception):
+    """Two certified sides disagree (lower > upper, upper > upper_nonnegative or an upper
+    side above 2^m): the message names both sides' certificates (CLI exit code 5)."""
+
+
+__all__ = ["KERNELS", "Answer", "Side", "StaleIndex", "TheoryContradicted", "bounds", "lower", "upper", "table", "committed"]
+
+
+@lru_cache(maxsize=8)
+def committed(folder: str | None = None) -> tuple[Known, ...]:
+    """Every checked claim on r*: the shipped index's, then (when given) a user folder's
+    that the checker accepts (``index``)."""
+    shipped = tuple(k for k in index.shipped_claims() if isinstance(k, Known))
+    return shipped + (index.folder_claims(folder) if folder else ())
+
+
+def _minimum(n: int, signs: str) -> FamilyMinimum | None:
+    found = [k for k in index.shipped_claims() if isinstance(k, FamilyMinimum) and k.n == n and k.signs == signs]
+    return found[0] if found else None
+
+
+@lru_cache(maxsize=1)
+def _stored() -> stored.Stored:
+    """The stored computed sources (COMPUTED, its sha256 checked against the index)."""
+    meta = index.index_meta().get("computed")
+    if not meta:
+        raise StaleIndex("the shipped index does not list COMPUTED: run `kernelbounds certificates --write certificates`")
+    try:
+        data = (index.shipped() / stored.NAME).read_bytes()
+    except OSError as exc:
+        raise StaleIndex(f"the stored computed sources {stored.NAME} are missing ({exc.strerror or exc})") from None
+    if index.sha256(data) != meta["sha256"]:
+        raise StaleIndex(f"{stored.NAME}: its sha256 differs from the shipped index: run `kernelbounds certificates`")
+    return stored.parse(data)
+
+
+def _read(k: Known) -> dict:
+    """The file behind a claim, its hash verified, parsed anew (callers may change the dict)."""
+    import json
+
+    return json.loads(index.read(k))
+
+
+def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: str = "nonnegative") -> list[Known]:
+    """The claims on this side of r*(m', n) for the variant and kernel class: a claim
+    counts for a class iff the checker's claim lists it (THEORY §1, L8)."""
+    return [k for k in claims if k.side == side and k.n == n and variant in k.variants and kernel in k.kernels]
+
+
+# ---------------------------------------------------------------- lower sources
+
+KIND_THEORY = {"lower-bound": "L4", "direct-sum": "L9", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7", "rank-extension": "U7+"}
+KIND_METHOD = {"lower-bound": "codes", "direct-sum": "direct sum of codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
+               "rank-refutation": "rank refutation (chirotope, clausal proof)", "rank-extension": "rank refutation plus disjoint edges"}
+ORTHANT_MAX_M = stored.ORTHANT_MAX_M
+
+
+def _closure_note(source_m: int, m: int, side: str) -> str:
+    if source_m == m:
+        return ""
+    return f"from m = {source_m}: r* is nondecreasing in m (THEORY U5), so the {side} bound at m = {source_m} holds at m = {m}"
+
+
+def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """Checked lower-bound claims at m' <= m, those at m first; among equals the claim
+    covering the fewest kernel classes (the file stated for this class)."""
+    out = []
+    for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, len(k.kernels), k.filename)):
+        if k.m <= m:
+            signed_code = kernel != "nonnegative" and k.kind in ("lower-bound", "direct-sum")  # L3 on the D-ratios (THEORY L8)
+            method = KIND_METHOD.get(k.kind, k.kind) + (" (D-ratios)" if signed_code else "")
+            theory = "L8" if signed_code and k.kind == "lower-bound" else KIND_THEORY.get(k.kind, "?")
+            out.append(Side(k.value, method, theory, k.cited, k.m,
+                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))
+    return out
+
+
+def _code_summary(k: Known) -> dict:
+    """The code's side of a committed code file: stored in COMPUTED (keyed by name and
+    sha256) for the shipped set, rebuilt from the file for a user folder's."""
+    row = _stored().code_files.get(k.filename) if k.folder is None else None
+    if row is not None and row["sha256"] == k.sha256:
+        return row["summary"]
+    from ..lowerbounds import assemble
+
+    return assemble.summary(assemble.from_certificate(_read(k)))
+
+
+def _sum_summary(doc: dict) -> dict:
+    """The code fields of a checked direct-sum file (THEORY L9): the sum named by its
+    components (each repeated by its copies), its size, k, least chain product and
+    witness count as the checker accepted them, and the orbit count of every copy."""
+    parts = [(c["code"]["name"], c["copies"], len(c["claims"]["orbits"])) for c in doc["components"]]
+    claims = doc["claims"]
+    return {"code": " + ".join(name for name, copies, _ in parts for _ in range(copies)), "code_size": claims["code_size"],
+            "min_product": claims["min_product"], "k": claims["k"], "witness_inputs": claims["witness_inputs"],
+            "form": "direct sum", "orbits": sum(copies * orbits for _, copies, orbits in parts)}
+
+
+def _orthant_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, nonnegative and signed kernels
+    (only signs forced by positive denominators; THEORY L8: not signed-any-denominator)."""
+    if not (4 <= m <= ORTHANT_MAX_M) or kernel == "signed-any-denominator":
+        return []
+    o = _stored().cells[(m, n, variant)]["orthant"] if _stored().covers(m, n) else stored.orthant_entry(m, n, variant)
+    detail = f"t = {o['bound']} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
+    return [Side(o["bound"], KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                 _build=partial(_orthant_certificate, m, n, variant))]
+
+
+def _orthant_certificate(m: int, n: int, variant: str) -> dict:
+    from ..lowerbounds import signrank
+
+    return signrank.orthant(m, n, variant).certificate()
+
+
+def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8).  For a
+    signed class the same code and chains bound the D-ratio matrix, of rank <= r + 1
+    (THEORY L8), so r >= bound - 1.  Above m = 64 the search is not run: the stored m = 64
+    cell holds by restriction (THEORY U5), and the committed direct sums (THEORY L9) carry
+    the lower side there."""
+    source = min(m, stored.MAX_M)
+    if _stored().covers(source, n):
+        c = _stored().cells[(source, n, variant)]["codes"]
+    else:
+        from ..progress import bar
+
+        with bar(None, f"code search (THEORY L4) at m = {source}, n = {n}", "search"):
+            c = stored.code_entry(source, n, variant)
+    if c is None or (kernel != "nonnegative" and c["bound"] <= 2):  # r >= 1 needs no code
+        return []
+    note = _closure_note(source, m, "lower")
+    if kernel == "nonnegative":
+        return [Side(c["bound"], "codes", "L4", None, source, detail="; ".join(filter(None, [c["detail"], note])),
+                     rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} -o FILE", code=c["summary"],
+                     _build=partial(_code_certificate, source, n, variant, c["sha256"]))]
+    detail = f"{c['detail']}; the D-ratio matrix has rank <= r + 1 (THEORY L8), so r >= {c['bound']} - 1"
+    return [Side(c["bound"] - 1, "codes (D-ratios)", "L8", None, source, detail="; ".join(filter(None, [detail, note])),
+                 rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"],
+                 _build=partial(_code_certificate, source, n, variant, c["sha256"], kernel))]
+
+
+def _code_certificate(m: int, n: int, variant: str, sha: str, kernel: str = "nonnegative") -> dict:
+    """The code search's certificate, rebuilt; the nonnegative one's bytes must have the
+    stored sha256, and a signed class's states the same code for that class (THEORY L8)."""
+    from ..certificate import canonical_json
+    from ..lowerbounds import assemble
+
+    lb = assemble.best(m, n, variant)
+    if index.sha256(canonical_json(assemble.any_certificate(lb)).encode("ascii")) != sha:
+        raise StaleIndex(f"the code search's certificate at m = {m}, n = {n} ({variant}) differs from the stored one (COMPUTED): run `kernelbounds certificates`")
+    return assemble.any_certificate(lb, kernel=None if kernel == "nonnegative" else kernel)
+
+
+def _lower_candidates(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """Every source, in the order that wins ties: a checked file at m, computed at m,
+    the closure from m' < m, the trivial bound."""
+    trivial = Side(1, "trivial", "§1", detail="a head that solves any input has a nonzero kernel, so r >= 1")
+    if n <= 2:
+        return [trivial]
+    kept = _committed_lower(claims, m, n, variant, kernel)
+    at_m = [s for s in kept if s.from_m == m]
+    computed_sides = _orthant_lower(m, n, variant, kernel) + _code_lower(m, n, variant, kernel)
+    return at_m + computed_sides + [s for s in kept if s.from_m != m] + [trivial]
+
+
+def lower(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Side:
+    """The best certified lower bound on r*(m, n) for the kernel class (THEORY §3; L7, L8, U5, U6)."""
+    from dataclasses import replace
+
+    cands = _lower_candidates(committed(index.folder(certificates)), m, n, variant, kernel)
+    best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    if best._known is not None:
+        index.verify(best._known)
+        if best.method.startswith("codes"):  # a checked code file: describe its code
+            best = replace(best, code=_code_summary(best._known))
+        elif best._known.kind == "direct-sum":  # THEORY L9: the sum's components and claims
+            best = replace(best, code=_sum_summary(_read(best._known)))
+    return best
+
+
+# ---------------------------------------------------------------- upper sources
+
+
+def _committed_upper(claims, m: int, n: int) -> list[Side]:
+    """Checked upper-bound claims at m' >= m, those at m first, then by m'."""
+    out = []
+    for k in sorted(_known(claims, "upper", n, "position-independent"), key=lambda k: (k.m != m, k.m, k.folder is not None, k.filename)):
+        if k.m < m or (k.kind == "construction" and (k.m != m or k.value == 2**m)):
+            continue  # U1's and U2's files are the computed sources below
+        if k.kind == "level-family":
+            value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
+            build = partial(_read, k) if k.m == m else partial(_restricted_level_family, k, m)
+            out.append(Side(value, "level family", "U4", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build, _known=k))
+        elif k.kind == "construction":  # U1's file (rank one, n <= 2)
+            out.append(Side(k.value, "U1 rank one", "U1", k.cited, k.m, k.nonnegative_features, "", None, _build=partial(_read, k), _known=k))
+        else:
+            out.append(Side(k.value, "explicit head", "U5", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k), _known=k))
+    return out
+
+
+def _restricted_level_family(k: Known, m: int) -> dict:
+    from ..upperbounds import levelfamily
+
+    return levelfamily.restrict(_read(k), m)
+
+
+def _computed_upper(m: int, n: int) -> list[Side]:
+    """U1 for n <= 2; the explicit nonnegative chain (U4'); U2."""
+    if n <= 2:
+        return [Side(1, "U1 rank one", "U1", None, m, True, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2",
+                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "rank1", m, n))]
+    out = []
+    if 3 <= n <= 8 and m <= 64:  # THEORY U4': the explicit nonnegative chain, closed form, exact extreme-class check
+        c = _chain(m, n)
+        out.append(Side(c["rank"], "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {c['support']} (no LP)",
+                        f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE", _build=partial(_chain_certificate, m, n)))
+    return out + [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
+                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
+
+
+def _chain(m: int, n: int) -> dict:
+    """THEORY U4': the chain's rank and support (stored for m <= 64, n <= 8)."""
+    cells = _stored()
+    return cells.chains[(m, n)] if cells.covers(m, n) else stored.chain_entry(m, n)
+
+
+def _chain_certificate(m: int, n: int) -> dict:
+    from ..upperbounds import chain
+
+    return chain.explicit(m, n).certificate()
+
+
+def _construction_certificate(name: str, m: int, n: int) -> dict:
+    from ..upperbounds import constructions
+
+    return constructions.certificate(constructions.CONSTRUCTIONS[name](m, n))
+
+
+def _upper_candidates(claims, m: int, n: int) -> list[Side]:
+    """Every source, in the order that wins ties: a checked file at m, computed at m,
+    the closure from m' > m, U2."""
+    kept = _committed_upper(claims, m, n)
+    computed_sides = _computed_upper(m, n)
+    u2 = [s for s in computed_sides if s.theory == "U2"]
+    return [s for s in kept if s.from_m == m] + [s for s in computed_sides if s.theory != "U2"] + [s for s in kept if s.from_m != m] + u2
+
+
+def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = None) -> Side:
+    """The best certified upper bound on r*(m, n), with any features or (nonnegative=True)
+    with nonnegative features (THEORY §2)."""
+    from dataclasses import replace
+
+    cands = [s for s in _upper_candidates(committed(index.folder(certificates)), m, n) if s.nonnegative_features or not nonnegative]
+    best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    if best._known is not None:
+        index.verify(best._known)
+    proof = _least_of_family(best, m, n, nonnegative)
+    return replace(best, least_of_family=proof) if proof else best
+
+
+def _least_of_family(side: Side, m: int, n: int, nonnegative: bool) -> str | None:
+    """The checked level-family-minimality claim (THEORY U4' "Minimality") whose chain bound
+    at m equals this complement-basis, affine-readout side's rank: then no head of that
+    family (g >= 0 for the nonnegative column, any g otherwise) has a smaller rank."""
+    if side.theory == "U4" and side._known is not None:
+        if dict(side._known.family or ()) != {"basis": "complement", "readout": "affine"}:
+            return None
+    elif side.theory != "U4'":  # the explicit chain is a complement-basis affine family by construction
+        return None
+    proof = _minimum(n, "nonnegative" if nonnegative else "any")
+    if proof is None or not 1 <= m <= len(proof.chain_bounds) or proof.chain_bounds[m - 1] != side.value:
+        return None
+    index.read_shipped(proof.filename)
+    return proof.filename
+
+
+# ---------------------------------------------------------------- the answer
+
+
+def _check(m: int, n: int, variant: str, kernel: str = "nonnegative") -> None:
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {', '.join(KERNELS)}, not {kernel!r}")
+    if kernel == "signed-any-denominator" and variant == "position-dependent":
+        raise ValueError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators "
+                         "of either sign the placement sum is no longer a convex combination); use --kernel signed or another variant")
+    if not (isinstance(m, int) and 1 <= m <= MAX_M):
+        raise ValueError(f"m must be an integer in 1..{MAX_M}, not {m!r}")
+    if not (isinstance(n, int) and n >= 1):
+        raise ValueError(f"n must be a positive integer, not {n!r}")
+
+
+def _where(side: Side) -> str:
+    return side.certificate or side.rebuild or f"{side.method} (THEORY {side.theory})"
+
+
+def enforce(a: Answer, wider: Side | None = None) -> Answer:
+    """lower <= upper <= upper_nonnegative <= 2^m, and (``wider``: the lower side of the
+    next narrower kernel class, THEORY L8) lower(any denominator) <= lower(signed) <=
+    lower(nonnegative), or TheoryContradicted naming both sides."""
+    sides = [("lower", a.lower)] + ([] if wider is None else [("lower of the narrower kernel class", wider)])
+    sides += [("upper", a.upper), ("upper_nonnegative", a.upper_nonnegative)]
+    for (name_a, x), (name_b, y) in zip(sides, sides[1:]):
+        if x.value > y.value:
+            raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n} ({a.variant}, {a.kernel} kernel): {name_a} {x.value} by {_where(x)} > {name_b} {y.value} by {_where(y)}")
+    if a.upper_nonnegative.value > 2**a.m:
+        raise TheoryContradicted(f"theory contradicted at m = {a.m}, n = {a.n}: upper_nonnegative {a.upper_nonnegative.value} by {_where(a.upper_nonnegative)} > 2^m = {2**a.m} (U2)")
+    return a
+
+
+_ANSWERS: dict[tuple, Answer] = {}  # answers are pure functions of (m, n, variant, folder, kernel)
+
+
+def bounds(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Answer:
+    """What is known about r*(m, n): lower <= r* <= upper <= upper_nonnegative.
+
+    ``kernel``: the kernel class of the heads (THEORY L8): nonnegative (r* itself), signed
+    (positive denominators) or signed-any-denominator (not for the position-dependent
+    variant: ValueError).  The upper sides are the same for every class (a nonnegative
+    kernel is a signed one); a lower claim counts iff the checker's claim lists the class.
+    ``certificates``: a user folder of certificates, each checked before its claim is used
+    (default: $KERNELBOUNDS_CERTIFICATES, if set)."""
+    folder = index.folder(certificates)
+    key = (m, n, variant, folder, kernel)
+    if key not in _ANSWERS:
+        _check(m, n, variant, kernel)
+        if kernel == "nonnegative":
+            a = Answer(m, n, variant, lower(m, n, variant, folder), upper(m, n, certificates=folder), upper(m, n, nonnegative=True, certificates=folder))
+            _ANSWERS[key] = enforce(a)
+        else:
+            narrower = bounds(m, n, variant, folder, KERNELS[KERNELS.index(kernel) - 1])
+            a = Answer(m, n, variant, lower(m, n, variant, folder, kernel), narrower.upper, narrower.upper_nonnegative, kernel)
+            _ANSWERS[key] = enforce(a, narrower.lower)
+    return _ANSWERS[key]
+
+
+def _row(job: tuple) -> list[Answer]:
+    m, ns, variant, folder, kernel = job
+    return [bounds(m, n, variant, folder, kernel) for n in ns]
+
+
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
+          kernel: str = "nonnegative") -> list[Answer]:
+    """bounds(m, n) for every m in ms and n in ns (m-major order).  Stored cells (m <= 64,
+    n <= 8) are lookups, answered here; the cells of one m beyond them run together, large
+    m first, in `jobs` processes, on a concurrent.futures `executor` or on a Dask
+    `scheduler` (parallel.pmap); a progress bar on a terminal.  The answers do not depend
+    on how they were computed."""
+    from ..progress import bar, pmap
+
+    folder = index.folder(certificates)
+    committed(folder)  # check a user folder once, here, before any worker starts
+    _check(1, 1, variant, kernel)
+    todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder, kernel) not in _ANSWERS for n in ns)]
+    slow = [m for m in todo if not all(_stored().covers(min(m, stored.MAX_M), n) for n in ns if n >= 3)]
+    with bar(len(todo) - len(slow), "bounds (stored cells)", "m") as progress:
+        for m in [m for m in todo if m not in slow]:
+            _row((m, tuple(ns), variant, folder, kernel))
+            progress.update(1)
+    for answers in pmap(_row, [(m, tuple(ns), variant, folder, kernel) for m in slow], jobs, "bounds (computed now)", "m", executor=executor, scheduler=scheduler):
+        for a in answers:
+            _ANSWERS.setdefault((a.m, a.n, a.variant, folder, a.kernel), a)  # computed in a worker: keep it here too
+    return [bounds(m, n, variant, folder, kernel) for m in ms for n in ns]

@@ -1,0 +1,232 @@
+"""Tables and plots of lower <= r* <= upper over (m, n), from the hub (floats only here).
+
+Every number comes from :func:`kernelbounds.hub.answer.bounds`; this module only lays the
+answers out (markdown, CSV, JSON Lines, plots) and renders the docs tables
+(`kernelbounds table --docs`, tested to be current by tests/hub/test_hub.py)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import asdict, dataclass
+
+from ..certificate import replacing
+
+
+@dataclass(frozen=True)
+class Row:
+    """One cell of the table: the hub's answer at (m, n)."""
+
+    m: int
+    n: int
+    lower: int
+    upper: int  # any features
+    upper_nonnegative: int
+    exact: bool
+    lower_method: str
+    upper_method: str
+    upper_nonnegative_method: str
+    lower_certificate: str | None
+    upper_certificate: str | None
+    upper_nonnegative_certificate: str | None
+
+
+def row_of(a) -> Row:
+    def src(side):
+        return side.certificate if side.certificate else None
+
+    return Row(a.m, a.n, a.lower.value, a.upper.value, a.upper_nonnegative.value, a.exact, _method(a.lower, a.m), _method(a.upper, a.m),
+               _method(a.upper_nonnegative, a.m), src(a.lower), src(a.upper), src(a.upper_nonnegative))
+
+
+def _method(side, m: int) -> str:
+    return side.method + (f" (from m = {side.from_m})" if side.from_m not in (None, m) else "")
+
+
+def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
+          kernel: str = "nonnegative") -> list[Row]:
+    """One row per (m, n), m-major: the hub's answers (kernelbounds.hub.answer.table) for the kernel class."""
+    from .answer import table as hub_table
+
+    return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler, certificates=certificates, kernel=kernel)]
+
+
+COLUMNS = tuple(Row.__dataclass_fields__)
+
+
+def row_dict(r: Row) -> dict:
+    """A row with the documented column names (COLUMNS): CSV and JSON Lines."""
+    d = asdict(r)
+    return {c: d[c] for c in COLUMNS}
+
+
+def ratio(r: Row) -> str:
+    """'exact', or upper/lower as a power of two (a float: a report only)."""
+    import math
+
+    if r.exact:
+        return "exact"
+    return f"2^{math.log2(r.upper / r.lower):.1f}" if r.upper / r.lower >= 16 else f"{r.upper / r.lower:.2f}"
+
+
+def markdown(rows: list[Row], signed: list[tuple] | None = None, log2: bool = False) -> str:
+    """The markdown table; ``signed`` (one pair per row: the lower sides for the signed and
+    signed-any-denominator kernel classes, THEORY L8, None where refused) adds two columns;
+    ``log2`` adds log2 of the lower side and of both upper sides, and at n = 3 log2 of the
+    ceiling of L3/L4 certificates, m/5 + 1.381 (THEORY L9; floats: a report only; for m
+    above 64)."""
+    import math
+
+    extra = "" if signed is None else " lower (signed) | lower (signed, any denominator) |"
+    logs = " log2 lower | L3 ceiling, log2 (n = 3) | log2 upper (any) | log2 upper (nonnegative) |" if log2 else ""
+    head = (
+        f"| m | n | lower |{extra} upper (any features) | upper (nonnegative features) |{logs} exact or upper/lower | lower by | upper by |\n"
+        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|{'---:|---:|---:|---:|' if log2 else ''}---|---|---|\n"
+    )
+
+    def cells(i: int) -> str:
+        return "" if signed is None else "".join(f" {'n/a' if v is None else v} |" for v in signed[i])
+
+    def bits(r: Row) -> str:
+        if not log2:
+            return ""
+        ceiling = f"{r.m / 5 + 1.381:.1f}" if r.n == 3 else "n/a"
+        return f" {math.log2(r.lower):.1f} | {ceiling} | {math.log2(r.upper):.1f} | {math.log2(r.upper_nonnegative):.1f} |"
+
+    return head + "".join(
+        f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} |{bits(r)} {ratio(r)} | {r.lower_method} | {r.upper_method}"
+        f"{'' if r.upper_nonnegative_method == r.upper_method else ' / ' + r.upper_nonnegative_method} |\n"
+        for i, r in enumerate(rows)
+    )
+
+
+def csv(rows: list[Row]) -> str:
+    """RFC 4180 CSV through the csv module; empty cell for no value."""
+    import csv as csvlib
+    import io
+
+    buf = io.StringIO()
+    writer = csvlib.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for r in rows:
+        writer.writerow(["" if v is None else v for v in row_dict(r).values()])
+    return buf.getvalue()
+
+
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: str) -> str:
+    """The figure format from the file extension (PNG, SVG or PDF); ValueError otherwise."""
+    import os
+
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in PLOT_FORMATS:
+        raise ValueError(f"cannot tell the plot format from {path!r}: use a .png, .svg or .pdf file name")
+    return PLOT_FORMATS[ext]
+
+
+def plot(rows: list[Row], path: str, dpi: int = 150) -> None:
+    """Certified bounds on the feature rank against m, log-2 y axis with 2^k ticks: for
+    each n the certified lower bound, the level-kernel upper bound where searched, the
+    gap between them shaded, and 2^m (U2, every n)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator
+
+    fmt = "png" if path == "-" else plot_format(path)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ms = sorted({r.m for r in rows})
+    ax.plot(ms, [2.0**m for m in ms], "k--", label="upper bound 2^m (U2, every n)")
+    ns_all = sorted({r.n for r in rows})
+    for n in ns_all:  # nested gaps (lower grows with n): light shades that add up to 0.3
+        own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
+        xs = [r.m for r in own]
+        lower, upper = [float(r.lower) for r in own], [float(r.upper) for r in own]  # floats: a plot only
+        line = ax.plot(xs, lower, marker=".", label=f"certified lower bound, n = {n}")[0]
+        for field, style, marker, what in (("upper", ":", "x", "any"), ("upper_nonnegative", "-.", "+", "nonnegative")):
+            ups = [r for r in own if getattr(r, field) < 2**r.m]
+            if ups:
+                ax.plot([r.m for r in ups], [float(getattr(r, field)) for r in ups], linestyle=style, marker=marker, color=line.get_color(), label=f"upper bound ({what} features), n = {n}")
+        ax.fill_between(xs, lower, upper, color=line.get_color(), alpha=0.3 / len(ns_all), linewidth=0, label=f"gap between the bounds, n = {n}")
+    ax.set_yscale("log", base=2)
+    ax.yaxis.set_major_locator(LogLocator(base=2, numticks=12))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"$2^{{{round(__import__('math').log2(y))}}}$" if y > 0 else ""))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("m (token bits)")
+    ax.set_ylabel("feature rank r* (log scale)")
+    ax.set_title("Certified bounds on the feature rank of nonnegative kernel attention (Min-IP)", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    save_figure(fig, path, fmt, dpi)
+    plt.close(fig)
+
+
+def save_figure(fig, path: str, fmt: str = "png", dpi: int = 150) -> None:
+    """Save a figure in the given format through certificate.replacing (no half-written
+    plot); '-' writes the bytes to standard output."""
+    if path == "-":
+        import io
+
+        buf = io.BytesIO()
+        fig.savefig(buf, dpi=dpi, format=fmt)
+        sys.stdout.buffer.write(buf.getvalue())
+        sys.stdout.flush()
+        return
+    with replacing(path) as tmp:
+        fig.savefig(tmp, dpi=dpi, format=fmt)
+
+
+# ---------------------------------------------------------------- generated docs tables
+
+DOCS_MARK = re.compile(r"(<!-- kernelbounds table (--m [0-9.,:]+ --n \d+\.\.\d+(?: --variant [a-z-]+)?(?: --kernels)?(?: --log2)?) -->\n)(.*?)(<!-- end of generated table -->)", re.S)
+
+
+def m_list(text: str) -> list[int]:
+    """The m values of a docs table mark: comma-separated A, A..B or A..B:S (every S-th m from
+    A to B), e.g. ``65,72..256:8``; sorted, each once.  ValueError on anything else."""
+    out = set()
+    for part in text.split(","):
+        span, _, step = part.partition(":")
+        a, _, b = span.partition("..")
+        lo, hi, by = int(a), int(b or a), int(step or 1)
+        if not 1 <= lo <= hi or by < 1:
+            raise ValueError(f"bad m list {text!r}")
+        out.update(range(lo, hi + 1, by))
+    return sorted(out)
+
+
+def _spec(text: str) -> tuple[list[int], range, str]:
+    parts = [p for p in text.split() if p not in ("--kernels", "--log2")]
+    args = dict(zip(parts[::2], parts[1::2]))
+    c, d = map(int, args["--n"].split(".."))
+    return m_list(args["--m"]), range(c, d + 1), args.get("--variant", "position-independent")
+
+
+def render_docs(text: str, jobs: int | None = 1) -> str:
+    """The text with every generated table (between a `<!-- kernelbounds table --m A..B
+    --n C..D -->` line and `<!-- end of generated table -->`) rendered anew from the hub."""
+
+    def one(match: re.Match) -> str:
+        ms, ns, variant = _spec(match.group(2))
+        rows = table(ms, ns, variant, jobs=jobs)
+        signed = None
+        if "--kernels" in match.group(2).split():  # the signed kernel classes' lower sides (THEORY L8)
+            pairs = [table(ms, ns, variant, jobs=jobs, kernel=k) if (k, variant) != ("signed-any-denominator", "position-dependent") else [None] * len(rows)
+                     for k in ("signed", "signed-any-denominator")]
+            signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs)]
+        return match.group(1) + markdown(rows, signed, log2="--log2" in match.group(2).split()) + match.group(4)
+
+    return DOCS_MARK.sub(one, text)
+
+
+def docs_files(root) -> list:
+    """The docs/ files (and README.md) that carry generated tables."""
+    from pathlib import Path
+
+    root = Path(root)
+    files = sorted((root / "docs").glob("*.md")) + [root / "README.md"]
+    return [f for f in files if f.is_file() and DOCS_MARK.search(f.read_text(encoding="utf-8"))]
