@@ -69,13 +69,18 @@ def _write_base(doc: dict, out: str, folder: str | None) -> None:
     from ..hub import index as certified_index
     from ..certificate import write_atomic
 
+    from ..hub.entrycheck import name_problem
+    from ..hub.folders import read_bounded
+
     name, digest = doc["base"]["name"], doc["base"]["sha256"]
+    if name_problem(name):
+        raise UserError(f"the base of the lower side's rank extension is named {one_line(name)}, not a plain file name")
     folder = certified_index.folder(folder)
-    sources = [lambda: certified_index.read_shipped(name)] + ([lambda: (Path(folder) / name).read_bytes()] if folder else [])
+    sources = [lambda: certified_index.read_shipped(name)] + ([lambda: read_bounded(str(Path(folder) / name))] if folder else [])
     for source in sources:
         try:
             data = source()
-        except (OSError, certified_index.StaleIndex):
+        except (OSError, ValueError, certified_index.StaleIndex):
             continue
         if hashlib.sha256(data).hexdigest() == digest:
             try:

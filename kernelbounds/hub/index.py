@@ -9,11 +9,15 @@ reading the claim a certificate states:
   accepted file its name, sha256, kind, m, n, variant and the checker's claim.  One code
   path reads both (``importlib.resources``), from the repository (where
   kernelbounds/certificates is the committed folder certificates/) and from a wheel.  A
-  missing or unreadable index, or a listed file whose bytes no longer have the listed
-  sha256, raises :class:`StaleIndex`: the hub never falls back to computed sources silently.
+  missing or unreadable index, an entry that is not whole and consistent
+  (``entrycheck.py``), or a listed file whose bytes no longer have the listed sha256 or
+  whose header differs from its entry, raises :class:`StaleIndex`: the hub never falls back
+  to computed sources silently.
 * **a user folder** (``KERNELBOUNDS_CERTIFICATES``, or ``--certificates DIR``): every
-  ``*.json`` file is checked by the checker before its claim is used; verdicts are cached
-  in memory by sha256; a rejected file is named in a one-line warning on stderr and ignored.
+  ``*.json`` file is read through the checker's bounded reader and checked by the checker
+  before its claim is used (``folders.py``; shipped copies are not checked again, verdicts
+  are cached on disk, ``cache.py``); a rejected file is named in a one-line warning on
+  stderr and ignored.
 """
 
 from __future__ import annotations
