@@ -52,7 +52,7 @@ def verdict_record(data: bytes, digest: str, path: str, limits) -> dict:
     """The checker's verdict on these bytes as a record (code, kind, claim, pointer,
     reason, variant): from this process's memo, the disk cache, or the checker."""
     k = cache.key(digest, limits)
-    record = _MEMO.get(k) or cache.load(k)
+    record = _MEMO.get(k) or _well_formed(cache.load(k))
     if record is None:
         from ..checker import check_bytes
 
@@ -67,6 +67,18 @@ def verdict_record(data: bytes, digest: str, path: str, limits) -> dict:
         record = {"code": int(v.code), "kind": v.kind, "claim": v.claim, "pointer": v.pointer, "reason": v.reason, "variant": variant}
         cache.store(k, record)
     _MEMO[k] = record
+    return record
+
+
+def _well_formed(record: dict | None) -> dict | None:
+    """A cached record whose claim has the shape of a checker's claim (else None: re-check)."""
+    from .entrycheck import claim_problem
+
+    if record is None:
+        return None
+    claim = record.get("claim")
+    if claim is not None and claim_problem(claim, claim.get("m"), claim.get("n"), record.get("variant")):
+        return None
     return record
 
 

@@ -170,3 +170,19 @@ def test_a_rejected_file_with_a_hostile_name_is_one_escaped_line(tmp_path, name,
     assert _claims(folder) == ()
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "\x1b" not in err and "rejects it (malformed" in err, err
+
+
+def test_a_cached_claim_of_the_wrong_shape_is_checked_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("KERNELBOUNDS_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "user"
+    folder.mkdir()
+    (folder / "orthant.json").write_bytes(_reformatted("orthant-causal-m12-n3.json"))
+    _clear_memo()
+    first = _claims(folder)
+    (entry,) = (tmp_path / "cache" / "verdicts").glob("*.json")
+    record = json.loads(entry.read_text())
+    record["claim"] = dict(record["claim"], value="many")
+    entry.write_text(json.dumps(record))
+    calls = _spy(monkeypatch)
+    _clear_memo()
+    assert _claims(folder) == first and len(calls) == 1
