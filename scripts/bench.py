@@ -590,17 +590,17 @@ def _stored(m: int, n: int):
 
 def job_exact_check_m32_n3():
     """The exact class check alone (extreme classes) on the m = 32 answer: the anchor of the search."""
-    from kernelbounds.upperbounds import extremeclasses
+    from kernelbounds.upperbounds import complementbasis
 
     g = _stored(32, 3).g
-    return lambda: f"worst error {float(extremeclasses.verdict(g, 32, 3).worst):.6f} (extremeclasses.verdict, 561 classes)"
+    return lambda: f"worst error {float(complementbasis.verdict(g, 32, 3).worst):.6f} (complementbasis.verdict, 561 classes)"
 
 
 def job_exact_check_m64_n3():
-    from kernelbounds.upperbounds import extremeclasses
+    from kernelbounds.upperbounds import complementbasis
 
     g = _stored(64, 3).g
-    return lambda: f"worst error {float(extremeclasses.verdict(g, 64, 3).worst):.6f} (extremeclasses.verdict, 2145 classes)"
+    return lambda: f"worst error {float(complementbasis.verdict(g, 64, 3).worst):.6f} (complementbasis.verdict, 2145 classes)"
 
 
 def _search(m: int, n: int, nonnegative: bool = False):
@@ -650,11 +650,11 @@ def job_check_upper_m64_n3():
 
 def job_exact_check_m256_n3():
     """The anchor of the largest upper certificate's check: the generator's exact extreme-class
-    check (extremeclasses.verdict) of the same g, integers only, no parsing."""
-    from kernelbounds.upperbounds import extension, extremeclasses
+    check (complementbasis.verdict) of the same g, integers only, no parsing."""
+    from kernelbounds.upperbounds import extension, complementbasis
 
     g = extension.stored(256, 3).g
-    return lambda: f"worst error {float(extremeclasses.verdict(g, 256, 3).worst):.6f} (extremeclasses.verdict, 33,153 classes)"
+    return lambda: f"worst error {float(complementbasis.verdict(g, 256, 3).worst):.6f} (complementbasis.verdict, 33,153 classes)"
 
 
 def job_check_upper_m256_n3():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 
 from ..upperbounds import levelfamily
-from ..upperbounds.search import Refused
-from ..upperbounds import search as upper_search
+from ..upperbounds.freshsearch import Refused
+from ..upperbounds import freshsearch as upper_search
 from ._common import UserError, add_json, certificates_option, emit_json, one_line, one_stdout, size_options, write_doc
 
 

@@ -26,7 +26,7 @@ Two passes decide every scored position, so that exact arithmetic still decides:
 
 Heads outside the float range, or ``exact=True``, take the exact route for every
 position.  ``Family.all(m, n)`` (every input, every position) is never listed: it takes
-the extreme-class route of :mod:`.extremeclasses` (docs/api.md, "Every input").  The exact rank of the kernel over the family's tokens is rank(G_Q G_K) with
+the extreme-class route of :mod:`.everyinput` (docs/api.md, "Every input").  The exact rank of the kernel over the family's tokens is rank(G_Q G_K) with
 the r x r Gram matrices G = Phi^T Phi (exact over Q: A^T is injective on col(A)), so no
 T x T matrix is built.
 """
@@ -75,7 +75,7 @@ LEAST_CANDIDATES = 256  # exact denominators per block and position on the float
 
 def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True, denominators: str = "positive") -> Evaluation:
     """Evaluate a head on every scored position of a family, streaming its blocks; every
-    input of ``Family.all(m, n)`` through the extreme-class route (:mod:`.extremeclasses`).
+    input of ``Family.all(m, n)`` through the extreme-class route (:mod:`.everyinput`).
 
     exact=None (the default) takes the exact route for families of at most 20,000
     inputs (for Family.all: m <= 5) and the float pass plus exact re-checks above; True or
@@ -229,14 +229,14 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
 
 def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | None, start: float, denominators: str = "positive") -> Evaluation:
     """Every position of every input of length n over {0,1}^m: the extreme-class route.  Its
-    reduction to the extreme-class inputs (level minima, :mod:`.extremeclasses`) holds when every
+    reduction to the extreme-class inputs (level minima, :mod:`.everyinput`) holds when every
     denominator is > 0, for a kernel of any sign; the result says whether it does."""
-    from . import extremeclasses
+    from . import everyinput
 
     m, n = family.m, family.n
     if exact is None:
         exact = m <= 5
-    least, where = extremeclasses.least_denominator(head, h, m, n, exact=exact)
+    least, where = everyinput.least_denominator(head, h, m, n, exact=exact)
     at = " ".join(to_str(x, m) for x in where.input)
     if least > 0:
         reduction = (f"holds: every denominator is > 0 (least {least}, at {at}), so the extreme-class (level-minimum) reduction "
@@ -249,7 +249,7 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
         reduction = (f"does not hold beyond the positive-denominator convention: the denominator at {at} is {least} <= 0, so the "
                      "head fails there (output undefined, THEORY §1); as a head whose output is defined when the denominator is "
                      "nonzero (THEORY L8 (b)) it is not decided by this route")
-    out = extremeclasses.evaluate_all(head, h, m, n, exact=exact)
+    out = everyinput.evaluate_all(head, h, m, n, exact=exact)
     kh = head.kernel_head()
 
     def shown(found):
@@ -314,7 +314,7 @@ def _certificate_maker(head: TableHead, family: Family, result: Evaluation):
         return f"the kernel takes {result.negative_weights} negative values: outside the class of THEORY §1, no certificate"
     if family.n < 2 or family.m > CERTIFICATE_MAX_M:
         return f"explicit-head certificates are written for n >= 2 and m <= {CERTIFICATE_MAX_M} (a readout table of 4^m entries)"
-    from .extremeclasses import certificate
+    from .everyinput import certificate
 
     found = result.worst_input
     return lambda: certificate(head, family.m, family.n, result.worst_error, found.input[0], found.input[1:])

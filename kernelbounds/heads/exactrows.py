@@ -1,4 +1,4 @@
-"""The exact side of the extreme-class route (THEORY §1; heads/extremeclasses.py has the argument):
+"""The exact side of the extreme-class route (THEORY §1; heads/everyinput.py has the argument):
 integer rows W, U of a head per query from python-flint products, and each (query, least
 level) class decided with integers: its denominators, a claimed error bound on either side
 (least value of a per-token sum, attained at an extreme multiset (a, b^(n-2))), and its

@@ -55,7 +55,7 @@ class Family:
     def all(cls, m: int, n: int) -> Family:
         """Every input of length n over {0,1}^m, every position scored: 2^(m n) inputs,
         counted and never listed; a head is evaluated on them through the extreme-class route
-        (kernelbounds.heads.extremeclasses; docs/api.md, "Every input")."""
+        (kernelbounds.heads.everyinput; docs/api.md, "Every input")."""
         for name, value, hi in (("m", m, ALL_MAX_M), ("n", n, ALL_MAX_N)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
                 raise FamilyError(f"Family.all: {name} must be an integer 1..{hi}, got {value!r}")

@@ -5,7 +5,7 @@ H_(i-1)(x) = sum_(i' < i) g_(j_i') C(x, j_i') the kernel of the earlier terms (b
 so every g_j is a positive integer and the features g_|T| [T ⊆ q], [T ∩ z = ∅] are
 nonnegative.  The readout is affine, F = <q,z> - 1/2 + eps.  The reach R_i of j_0..j_i is
 the largest X such that every extreme class with largest x <= X holds
-(:func:`extremeclasses.reach`); it does not depend on m.  The next element ranges over
+(:func:`complementbasis.reach`); it does not depend on m.  The next element ranges over
 (j_i, R_i + 1] (a class at X = j_(i+1) - 1 involves only the earlier terms), and for each m
 the chain is the one of least cost sum_i C(m, j_i) whose last reach is >= m, found by a
 depth-first search with branch-and-bound.
@@ -29,7 +29,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from . import extremeclasses
+from . import complementbasis
 
 BETA = 16
 
@@ -73,12 +73,12 @@ def _chain_reach(chain: tuple[int, ...], n: int) -> tuple[int, tuple[tuple[int, 
     """(reach, g) of a chain: g_0 = 1, g_(j_i) = BETA * H_(i-1)(j_i - 1) (exact integers)."""
     if len(chain) == 1:
         g = {0: 1}
-        return extremeclasses.reach(g, n, 0, limit=_limit(0, n)), ((0, 1),)
+        return complementbasis.reach(g, n, 0, limit=_limit(0, n)), ((0, 1),)
     _, parent = _chain_reach(chain[:-1], n)
     g = dict(parent)
     j = chain[-1]
     g[j] = BETA * sum(v * comb(j - 1, i) for i, v in g.items())
-    return extremeclasses.reach(g, n, start=j, limit=_limit(j, n)), tuple(sorted(g.items()))
+    return complementbasis.reach(g, n, start=j, limit=_limit(j, n)), tuple(sorted(g.items()))
 
 
 def _limit(k: int, n: int) -> int:
@@ -104,7 +104,7 @@ def _grow(g: tuple[tuple[int, int], ...], j: int, n: int, cap: int) -> tuple[int
     X < j involves only the parent's terms, so the check starts at X = j."""
     grown = dict(g)
     grown[j] = BETA * sum(v * comb(j - 1, i) for i, v in g)
-    return extremeclasses.reach(grown, n, start=j, limit=cap), tuple(sorted(grown.items()))
+    return complementbasis.reach(grown, n, start=j, limit=cap), tuple(sorted(grown.items()))
 
 
 def least_extension(base: dict[int, int], base_reach: int, m: int, n: int) -> tuple[tuple[int, ...], dict[int, int], int, int]:
@@ -152,16 +152,16 @@ def least_chain(m: int, n: int) -> tuple[tuple[int, ...], int, int]:
     return (0,) + added, 1 + c, nodes
 
 
-def explicit(m: int, n: int) -> extremeclasses.Construction:
+def explicit(m: int, n: int) -> complementbasis.Construction:
     """The explicit nonnegative chain at (m, n), decided by the exact extreme-class check.
 
-    Returns a :class:`extremeclasses.Construction` (``.rank``, ``.support``, ``.g`` exact,
+    Returns a :class:`complementbasis.Construction` (``.rank``, ``.support``, ``.g`` exact,
     ``.certificate()``).  Deterministic; n >= 3 and 1 <= m (fast for m <= 64, n <= 8)."""
     if n < 3 or m < 1:
         raise ValueError("the explicit chain is defined for n >= 3 and m >= 1")
     chain, c, nodes = least_chain(m, n)
     reach, g = _chain_reach(chain, n)
-    found = extremeclasses.decide(dict(g), m, n, "explicit chain", {"nodes": nodes, "reach": reach, "chain": list(chain)})
+    found = complementbasis.decide(dict(g), m, n, "explicit chain", {"nodes": nodes, "reach": reach, "chain": list(chain)})
     if found is None:  # the DFS used the same exact reach: this would be a bug, never a silent answer
         raise AssertionError(f"the chain {chain} at m = {m}, n = {n} fails the exact class check")
     assert found.rank == c

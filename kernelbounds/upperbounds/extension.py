@@ -15,7 +15,7 @@ extended to reach m by :func:`chain.least_extension` (new elements g_j = 16 H(j 
 
 The cheapest extended base at m is the answer (ties: the first in that order).  The floats
 only propose: every answer is decided by the exact extreme-class check
-(:func:`extremeclasses.decide`), and the search is not claimed to find the least rank of the
+(:func:`complementbasis.decide`), and the search is not claimed to find the least rank of the
 family (for a signed base the pruning of :func:`chain.least_extension` is a heuristic).
 
 The LPs take minutes, so ``kernelbounds/data/extension-answers.json`` stores the exact g of
@@ -34,7 +34,7 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
-from . import chain, extremeclasses, replay
+from . import chain, complementbasis, replay
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "extension-answers.json"
 FORMAT = "kernelbounds-extension-answers"
@@ -56,8 +56,8 @@ def _rounded(g: dict[int, float], n: int, cap: int) -> tuple[dict[int, int], int
     for bits in prefix.BITS:
         exact = {j: prefix._dyadic(v / g[0], bits) for j, v in g.items()}
         exact[0] = Fraction(1)
-        gi = extremeclasses.integral(exact)
-        r = extremeclasses.reach(gi, n, 0, limit=cap)
+        gi = complementbasis.integral(exact)
+        r = complementbasis.reach(gi, n, 0, limit=cap)
         if best is None or r > best[1]:
             best = (gi, r, bits)
     return best
@@ -98,16 +98,16 @@ def prefix_bases(n: int, cap: int = MAX_M, log=None) -> list[dict]:
 
 def committed_base(n: int, cap: int = MAX_M) -> dict:
     """The committed m = 64 signed answer as a base."""
-    gi = extremeclasses.integral(replay.stored(64, n).g)
-    return {"base": "committed m = 64 answer", "g": gi, "reach": extremeclasses.reach(gi, n, 0, limit=cap)}
+    gi = complementbasis.integral(replay.stored(64, n).g)
+    return {"base": "committed m = 64 answer", "g": gi, "reach": complementbasis.reach(gi, n, 0, limit=cap)}
 
 
 def chain_base(n: int) -> dict:
     """g = 1 (the explicit chain's start)."""
-    return {"base": "explicit chain", "g": {0: 1}, "reach": extremeclasses.reach({0: 1}, n, 0, limit=chain.reach_bound(0, n) + 1)}
+    return {"base": "explicit chain", "g": {0: 1}, "reach": complementbasis.reach({0: 1}, n, 0, limit=chain.reach_bound(0, n) + 1)}
 
 
-def best(m: int, n: int, bases: list[dict]) -> tuple[extremeclasses.Construction, dict]:
+def best(m: int, n: int, bases: list[dict]) -> tuple[complementbasis.Construction, dict]:
     """The cheapest base extended to reach m (ties: the first), decided exactly; (construction,
     its stored entry)."""
     top = None
@@ -124,14 +124,14 @@ def best(m: int, n: int, bases: list[dict]) -> tuple[extremeclasses.Construction
     if top is None:
         raise ValueError(f"no base extends to m = {m} at n = {n}")
     total, b, added, g = top
-    found = extremeclasses.decide(g, m, n, "LP prefix + explicit extension")
+    found = complementbasis.decide(g, m, n, "LP prefix + explicit extension")
     if found is None:  # every reach above is exact: this would be a bug, never a silent answer
         raise AssertionError(f"the extension of {b['base']} at m = {m}, n = {n} fails the exact class check")
     assert found.rank == total
     return found, entry(found, b["base"], added)
 
 
-def entry(found: extremeclasses.Construction, base: str, added: tuple[int, ...]) -> dict:
+def entry(found: complementbasis.Construction, base: str, added: tuple[int, ...]) -> dict:
     """The stored form of an answer."""
     return {
         "m": found.m,
@@ -144,18 +144,18 @@ def entry(found: extremeclasses.Construction, base: str, added: tuple[int, ...])
     }
 
 
-def stored(m: int, n: int, path: Path = DATA) -> extremeclasses.Construction:
+def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
     """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
     e = replay._read(path, FORMAT).get((m, n))
     if e is None:
         raise ValueError(f"no stored signed answer above m = 64 for m = {m}, n = {n}")
-    found = extremeclasses.decide({int(j): Fraction(v) for j, v in e["g"]}, m, n, "LP prefix + explicit extension", {"base": e["base"]})
+    found = complementbasis.decide({int(j): Fraction(v) for j, v in e["g"]}, m, n, "LP prefix + explicit extension", {"base": e["base"]})
     if found is None:
         raise ValueError(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
     return found
 
 
-def construction(m: int, n: int, nonnegative: bool) -> extremeclasses.Construction:
+def construction(m: int, n: int, nonnegative: bool) -> complementbasis.Construction:
     """The committed construction of a cell: the explicit chain (g >= 0) or the stored answer."""
     return chain.explicit(m, n) if nonnegative else stored(m, n)
 

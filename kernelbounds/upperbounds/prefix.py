@@ -17,7 +17,7 @@ depth-first walk over prefixes with branch-and-bound on the cost sum_(j in S) C(
 - the incumbent starts at the explicit chain (:mod:`chain`, exact, nonnegative, so in both
   families), and a prefix whose LP reach is >= m is a candidate: its LP solution is
   rounded to short dyadic rationals and **only the exact extreme-class check decides**
-  (:func:`extremeclasses.decide`); a candidate that fails is counted as unresolved, never used.
+  (:func:`complementbasis.decide`); a candidate that fails is counted as unresolved, never used.
 
 Floats only propose.  The answer is deterministic for a given ``max_nodes`` (HiGHS is
 deterministic on the same input); ``time_budget`` (seconds, wall clock) is a user option
@@ -34,7 +34,7 @@ from math import comb
 
 import numpy as np
 
-from . import chain, extremeclasses
+from . import chain, complementbasis
 
 BETA = 16
 MARGIN = 1e-7  # an LP is "feasible" when its margin (rows scaled to O(1)) exceeds this
@@ -232,7 +232,7 @@ def _dyadic(x: float, bits: int) -> Fraction:
     return Fraction(round(x / 2.0**e)) * Fraction(2) ** e
 
 
-def rationalise(g: dict[int, float], m: int, n: int, stats: dict) -> extremeclasses.Construction | None:
+def rationalise(g: dict[int, float], m: int, n: int, stats: dict) -> complementbasis.Construction | None:
     """The first rounding (fewest significant bits, g_0 scaled to 1) that passes the exact
     extreme-class check, or None."""
     g0 = g.get(0, 0.0)
@@ -242,7 +242,7 @@ def rationalise(g: dict[int, float], m: int, n: int, stats: dict) -> extremeclas
     for bits in BITS:
         exact = {j: _dyadic(v, bits) for j, v in scaled.items()}
         exact[0] = Fraction(1)
-        found = extremeclasses.decide(exact, m, n, "prefix search", stats)
+        found = complementbasis.decide(exact, m, n, "prefix search", stats)
         if found is not None:
             return found
     return None
@@ -258,7 +258,7 @@ class _State:
     nonnegative: bool
     t: list[int]
     caps: list[int]
-    best: extremeclasses.Construction
+    best: complementbasis.Construction
     nodes: int
     max_nodes: int | None
     deadline: float | None
@@ -316,14 +316,14 @@ def _candidate(st: _State, support: tuple[int, ...], g: dict[int, float]) -> Non
         st.stats["found_at"] = st.nodes
 
 
-def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = None, time_budget: float | None = None, progress: bool = False) -> extremeclasses.Construction:
+def search(m: int, n: int, nonnegative: bool = False, max_nodes: int | None = None, time_budget: float | None = None, progress: bool = False) -> complementbasis.Construction:
     """The least-cost complement-basis support found by the prefix search at (m, n).
 
     ``nonnegative`` restricts to g >= 0 (nonnegative features).  ``max_nodes`` bounds the
     prefixes tried (the answer is deterministic for a given value); ``time_budget`` (seconds)
     stops the walk early, making the answer machine-dependent.  ``progress`` draws a tqdm
     bar on a terminal (prefixes tried, current best, reach).  Returns an
-    :class:`extremeclasses.Construction` (``.rank``, ``.support``, ``.g`` exact,
+    :class:`complementbasis.Construction` (``.rank``, ``.support``, ``.g`` exact,
     ``.certificate()``), never worse than the explicit chain, decided exactly."""
     if n < 3 or not 1 <= m <= TOP:
         raise ValueError(f"the prefix search is defined for n >= 3 and 1 <= m <= {TOP}")

@@ -5,7 +5,7 @@ support and a rational g).  ``kernelbounds/data/prefix-answers.json`` stores the
 one deterministic run per committed cell (m, n) for g of any sign, with the run's
 parameters (``max_nodes``) and whether the walk was complete, so that regenerating a
 certificate is a replay: read g, decide it with the exact extreme-class check
-(:func:`extremeclasses.decide`), write the certificate (LRAT's idea: the work goes into the
+(:func:`complementbasis.decide`), write the certificate (LRAT's idea: the work goes into the
 generator, what makes replay cheap is stored).  The nonnegative column needs no storage:
 the explicit chain (:mod:`chain`) is closed form and takes milliseconds.
 
@@ -20,7 +20,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from . import chain, extremeclasses
+from . import chain, complementbasis
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "prefix-answers.json"
 FORMAT = "kernelbounds-prefix-answers"
@@ -43,19 +43,19 @@ def _read(path: Path = DATA, fmt: str = FORMAT) -> dict[tuple[int, int], dict]:
     return {(e["m"], e["n"]): e for e in doc["answers"]}
 
 
-def stored(m: int, n: int, path: Path = DATA) -> extremeclasses.Construction:
+def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
     """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
     entry = _read(path).get((m, n))
     if entry is None:
         raise ValueError(f"no stored prefix-search answer for m = {m}, n = {n}")
     g = {int(j): Fraction(v) for j, v in entry["g"]}
-    found = extremeclasses.decide(g, m, n, entry["method"], {k: entry[k] for k in ("max_nodes", "complete", "nodes")})
+    found = complementbasis.decide(g, m, n, entry["method"], {k: entry[k] for k in ("max_nodes", "complete", "nodes")})
     if found is None:
         raise ValueError(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
     return found
 
 
-def construction(m: int, n: int, nonnegative: bool) -> extremeclasses.Construction:
+def construction(m: int, n: int, nonnegative: bool) -> complementbasis.Construction:
     """The committed construction of a cell: the explicit chain (g >= 0) or the stored answer."""
     return chain.explicit(m, n) if nonnegative else stored(m, n)
 
@@ -64,7 +64,7 @@ def certificate(m: int, n: int, nonnegative: bool) -> dict:
     return construction(m, n, nonnegative).certificate()
 
 
-def entry(found: extremeclasses.Construction, budget: int | None) -> dict:
+def entry(found: complementbasis.Construction, budget: int | None) -> dict:
     """The stored form of a search answer (no timings: the file is deterministic)."""
     return {
         "m": found.m,

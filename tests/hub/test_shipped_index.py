@@ -78,17 +78,6 @@ def test_every_listed_sha256_matches_the_shipped_file():
     assert (index.shipped() / "INDEX").read_bytes() == (CERTS / "INDEX").read_bytes()  # one folder, two names
 
 
-@pytest.mark.slow  # checks every committed file (a few CPU minutes); `kernelbounds certificates` does it too
-def test_the_index_regenerates_byte_identically():
-    """Checking the committed files now and indexing the accepted ones gives INDEX's bytes."""
-    from kernelbounds.hub import workflow
-
-    files = workflow.check_folder(CERTS, jobs=2)
-    assert [name for name, (_, v) in files.items() if not v.ok] == []
-    index_text, _ = workflow.derived(files, computed_text=(CERTS / stored.NAME).read_text())
-    assert index_text.encode("ascii") == (CERTS / index.INDEX).read_bytes()
-
-
 def test_the_kernels_of_each_claim():
     """Lower bounds hold for the kernel classes their argument covers (THEORY L8); every upper bound's head is a nonnegative kernel and so a signed head as well."""
     for entry in index.entries().values():

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.lowerbounds.codes import Code, golay, graham_sloane, lexicode, paley, search
+from kernelbounds.lowerbounds.codes import Code, golay, graham_sloane, lexicode, packing, paley
 from kernelbounds.lowerbounds.codes.johnson import johnson
 from kernelbounds.lowerbounds.codes.library import candidates, direct_sum, disjoint_blocks
 from kernelbounds.lowerbounds.codes.verify import gap_histogram, max_intersection
@@ -70,7 +70,7 @@ def test_lexicode_weight_8_distance_8_is_the_octads():
 
 @pytest.mark.parametrize("m,w,lam,best", [(9, 3, 1, 12), (8, 4, 2, 14), (7, 3, 1, 7)])
 def test_cpsat_finds_known_optimal_codes(m, w, lam, best):
-    code = search.max_code(m, w, lam)
+    code = packing.max_code(m, w, lam)
     assert code.size == best and "optimal" in code.note and max_intersection(code.words, m) <= lam
 
 

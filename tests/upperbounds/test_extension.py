@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
-from kernelbounds.upperbounds import chain, extension, extremeclasses, replay
+from kernelbounds.upperbounds import chain, extension, complementbasis, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def class_rows_hold(g: dict, m: int, n: int) -> bool:
 
 def test_extending_the_unit_base_is_the_explicit_chain():
     for m, n in [(20, 3), (64, 3), (100, 5), (128, 8)]:
-        r0 = extremeclasses.reach({0: 1}, n, 0, limit=m)
+        r0 = complementbasis.reach({0: 1}, n, 0, limit=m)
         added, g, c, _ = chain.least_extension({0: 1}, r0, m, n)
         found = chain.explicit(m, n)
         assert (0, *added) == found.support and 1 + c == found.rank
@@ -54,25 +54,25 @@ def test_an_extension_follows_the_rule_and_holds_at_m():
     """The committed m = 64 signed family at n = 8 reaches 73 < 100: its extension to m = 100
     adds elements g_j = 16 H(j - 1), each at most one past the reach before it, and every
     extreme class up to 100 then holds (checked here from THEORY, and by the checker)."""
-    base = extremeclasses.integral(replay.stored(64, 8).g)
-    reach = extremeclasses.reach(base, 8, 0, limit=100)
+    base = complementbasis.integral(replay.stored(64, 8).g)
+    reach = complementbasis.reach(base, 8, 0, limit=100)
     assert 64 <= reach < 100
     added, g, c, _ = chain.least_extension(base, reach, 100, 8)
     assert added and c == sum(comb(100, j) for j in added)
     grown = dict(base)
     for j in added:
-        assert j <= extremeclasses.reach(grown, 8, 0, limit=100) + 1 and j > max(grown)
+        assert j <= complementbasis.reach(grown, 8, 0, limit=100) + 1 and j > max(grown)
         grown[j] = 16 * kernel_values(grown, j - 1)[j - 1]
     assert grown == g and class_rows_hold(g, 100, 8)
-    v = extremeclasses.verdict(g, 100, 8)
-    doc = extremeclasses.certificate({j: Fraction(x) for j, x in g.items()}, v.eps, v.worst, 100, 8)
+    v = complementbasis.verdict(g, 100, 8)
+    doc = complementbasis.certificate({j: Fraction(x) for j, x in g.items()}, v.eps, v.worst, 100, 8)
     assert check_bytes(canonical_json(doc).encode(), "extension").ok
 
 
 def test_the_committed_m64_signed_family_reaches_m200_at_n3():
     """THEORY U4': the m = 64 signed family at n = 3 works at least up to m = 200, so its rank
     at m = 65 is about 2.49e11 (not 2^65)."""
-    g = extremeclasses.integral(replay.stored(64, 3).g)
+    g = complementbasis.integral(replay.stored(64, 3).g)
     assert class_rows_hold(g, 200, 3)
     assert round(sum(comb(65, j) for j in g) / 1e9) == 249
 

@@ -95,10 +95,14 @@ def test_every_committed_level_family_certificate_is_indexed_with_its_claim():
     """Each file is in the checked index (which only lists accepted files; the slow suite
     re-checks them all) with the file's own feature rank; the smallest and the largest m
     of each class are checked here.  Check times are a bench job, not a test."""
+    from kernelbounds.upperbounds import extension
     from kernelbounds.upperbounds.replay import CELLS
 
     files = committed()
-    assert len(files) == 2 * (17 + 9 + 9 + len(CELLS))  # the small cells (m <= 20), then the cells at scale
+    # the small cells (m <= 20) and the cells at scale (m <= 64) in both columns; above 64
+    # (THEORY U4') every cell's nonnegative chain and the any-sign file where the stored
+    # answer beats it (extension.signed_cells)
+    assert len(files) == 2 * (17 + 9 + 9 + len(CELLS)) + len(extension.CELLS) + len(extension.signed_cells())
     listed = {e["name"]: e for e in json.loads((ROOT / "certificates" / "INDEX").read_text())["certificates"]}
     for path in files:
         doc = json.loads(path.read_bytes())

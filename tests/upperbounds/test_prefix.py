@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
-from kernelbounds.upperbounds import chain, extremeclasses, prefix, replay
+from kernelbounds.upperbounds import chain, complementbasis, prefix, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 HALF = Fraction(1, 2)
@@ -63,7 +63,7 @@ def positive_kernels(draw, max_m=9, signed=True):
 def test_extreme_classes_give_the_worst_error_of_every_class(case):
     """The reduction of checker/rules/extremeclasses.py: the worst |y - t| over the O(m^2) extreme
     classes equals the one over all C(m+n, n) level classes, for every g with H > 0."""
-    from kernelbounds.checker.rules import extremeclasses as lf3x
+    from kernelbounds.checker.rules import complementbasis as lf3x
 
     g, m, n, eps = case
     gl = [g.get(j, Fraction(0)) for j in range(m + 1)]
@@ -79,10 +79,10 @@ def test_extreme_classes_give_the_worst_error_of_every_class(case):
 @settings(max_examples=40, deadline=None)
 @given(positive_kernels(max_m=8))
 def test_generator_verdict_agrees_with_every_class(case):
-    """extremeclasses.verdict: ok iff some eps works on every class (eps < room), and its worst
+    """complementbasis.verdict: ok iff some eps works on every class (eps < room), and its worst
     error is the literal one at its eps."""
     g, m, n, _ = case
-    v = extremeclasses.verdict(g, m, n)
+    v = complementbasis.verdict(g, m, n)
     literal_rows = []
     h = [sum(x * comb(d, j) for j, x in g.items()) for d in range(m + 1)]
     for p in range(m + 1):
@@ -134,7 +134,7 @@ def test_reach_bound_holds_for_every_nonnegative_g(case):
     """chain.reach_bound(k, n) bounds the exact reach of every g >= 0 supported on [0, k]."""
     g, k, n = case
     u = chain.reach_bound(k, n)
-    assert extremeclasses.reach(g, n, limit=u + 2) <= u
+    assert complementbasis.reach(g, n, limit=u + 2) <= u
 
 
 def test_explicit_chain_meets_the_lower_bound_of_its_family():
@@ -265,10 +265,10 @@ def test_lf3x_rejects_tampered_files():
 
 
 def test_restriction_of_a_scale_certificate_checks():
-    """extremeclasses.restrict (for the hub): the m = 64 chain restricted to m = 40 is valid, with
+    """complementbasis.restrict (for the hub): the m = 64 chain restricted to m = 40 is valid, with
     the support cut at 40 and the rank recomputed."""
     doc = chain.explicit(64, 3).certificate()
-    small = extremeclasses.restrict(doc, 40)
+    small = complementbasis.restrict(doc, 40)
     assert small["claims"]["support"] == [j for j in doc["claims"]["support"] if j <= 40]
     assert small["claims"]["feature_rank"] == sum(comb(40, j) for j in small["claims"]["support"])
     v = check_bytes(canonical_json(small).encode(), "restricted")
@@ -277,7 +277,7 @@ def test_restriction_of_a_scale_certificate_checks():
 
 @pytest.mark.parametrize("name,m", [("upper-nonnegative-m16-n3.json", 11), ("upper-any-m12-n5.json", 7), ("upper-any-m24-n3.json", 17)])
 def test_restriction_through_extreme_classes_is_the_enumerated_one(name, m):
-    """levelfamily.restrict sends complement-basis affine files to extremeclasses.restrict; the
+    """levelfamily.restrict sends complement-basis affine files to complementbasis.restrict; the
     document equals the one built by enumerating every class (levelfamily.certificate)."""
     from kernelbounds.upperbounds import levelfamily as lf
 
@@ -290,7 +290,7 @@ def test_restriction_through_extreme_classes_is_the_enumerated_one(name, m):
 
 
 def test_lf3x_is_not_used_outside_its_family():
-    from kernelbounds.checker.rules import extremeclasses as lf3x
+    from kernelbounds.checker.rules import complementbasis as lf3x
 
     assert lf3x.applies("complement", "affine")
     assert not lf3x.applies("subset", "affine") and not lf3x.applies("complement", "free")

@@ -10,7 +10,7 @@ from functools import lru_cache
 from math import comb
 
 from . import Code
-from . import designs, golay, graham_sloane, lexicode, paley, search
+from . import designs, golay, graham_sloane, lexicode, packing, paley
 
 MAX_WORDS = 3000
 DESIGNS = ((designs.steiner_4_5_11, 11), (designs.steiner_5_6_12, 12), (designs.biplane_16, 16))
@@ -60,8 +60,8 @@ def candidates(m: int, *, thorough: bool = True) -> tuple[Code, ...]:
         if m <= 10:
             for w in range(2, m // 2 + 2):
                 for lam in range(0, w - 1):
-                    if comb(m, w) <= search.MAX_VERTICES:
-                        out.append(search.max_code(m, w, lam))
+                    if comb(m, w) <= packing.MAX_VERTICES:
+                        out.append(packing.max_code(m, w, lam))
     unique: dict[tuple[int, ...], Code] = {}
     for code in out:
         code = _cap(code)

@@ -29,7 +29,7 @@ from .families import (
     value_dim,
     weights,
 )
-from .search import (
+from .supports import (
     Found,
     Proposal,
     Refutation,

@@ -10,7 +10,7 @@ from fractions import Fraction
 from math import comb
 
 from .families import HALF, LevelFamily, differences, exact_worst_error, families, readout_table, value_dim
-from .search import Found, Refutation, least, prove_minimal
+from .supports import Found, Refutation, least, prove_minimal
 
 
 def _multiplier_json(label: tuple, y: int) -> dict:
@@ -139,9 +139,9 @@ def restrict(doc: dict, m: int) -> dict:
     if m == doc["m"]:
         return doc
     if doc["basis"] == "complement" and doc["readout"]["type"] == "affine":  # O(m^2) extreme classes (U4')
-        from .. import extremeclasses
+        from .. import complementbasis
 
-        return extremeclasses.restrict(doc, m)
+        return complementbasis.restrict(doc, m)
     fam = LevelFamily(doc["basis"], doc["readout"]["type"], False)
     g = {j: Fraction(x) for j, x in enumerate(doc["differences"][: m + 1]) if Fraction(x) != 0}
     ro = doc["readout"]

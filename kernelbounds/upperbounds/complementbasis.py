@@ -202,7 +202,7 @@ def restrict(doc: dict, m: int) -> dict:
     every n; the same document as levelfamily.restrict, which enumerates every class.
     A minimality section is dropped."""
     if doc.get("basis") != "complement" or doc.get("readout", {}).get("type") != "affine":
-        raise ValueError("extremeclasses.restrict needs a complement-basis, affine-readout certificate")
+        raise ValueError("complementbasis.restrict needs a complement-basis, affine-readout certificate")
     if not 1 <= m <= doc["m"]:
         raise ValueError(f"cannot restrict a certificate for m = {doc['m']} to m = {m}")
     n, eps = doc["n"], Fraction(doc["readout"]["eps"])
