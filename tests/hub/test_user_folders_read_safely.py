@@ -35,9 +35,10 @@ def _reformatted(name: str) -> bytes:
 
 
 def _run(args, folder, cache_dir):
-    """The CLI in a child; its answer, warnings and peak RSS in bytes (its own and its checking children's)."""
+    """The CLI in a child; its answer, warnings and peak RSS in bytes (the front end's, which
+    reads the folder; each check runs in a guarded child bounded by the checker's memory_limit)."""
     code = ("import resource, sys\nfrom kernelbounds.cli import main\nrc = main(sys.argv[1:])\n"
-            "peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+            "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
             "print('PEAK', peak * 1024, file=sys.stderr)\nsys.exit(rc)")
     env = dict(os.environ, KERNELBOUNDS_CACHE=str(cache_dir))
     env.pop("KERNELBOUNDS_CERTIFICATES", None)
