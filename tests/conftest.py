@@ -11,6 +11,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 pytest_plugins = ["pytester"]
 
+# The on-disk verdict cache (kernelbounds/hub/cache.py) stays off in the suite (and in its
+# subprocesses): no test writes to the user's cache; the cache's own tests set a folder.
+os.environ["KERNELBOUNDS_CACHE"] = "off"
+
 # A property test must reach its assertions on nearly every example.  Every call of a
 # hypothesis test body is counted; a call "reaches" when the body returns normally (an
 # `assume` that fails, or an invalid draw, raises instead).  Early `return`s would count

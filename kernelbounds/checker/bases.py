@@ -125,6 +125,8 @@ def resolve(digest: str, name: str | None, limits: Limits) -> tuple[str, bytes] 
         cached = _hashes.get((path, st.st_size, st.st_mtime_ns))
         if cached is not None and cached != digest:
             continue
+        if st.st_size > limits.max_file_bytes:  # never read (_read refuses it): costs nothing
+            continue
         scanned += st.st_size
         if scanned > MAX_SCAN_BYTES:
             return None

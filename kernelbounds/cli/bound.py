@@ -69,13 +69,18 @@ def _write_base(doc: dict, out: str, folder: str | None) -> None:
     from ..hub import index as certified_index
     from ..certificate import write_atomic
 
+    from ..hub.entrycheck import name_problem
+    from ..hub.folders import read_bounded
+
     name, digest = doc["base"]["name"], doc["base"]["sha256"]
+    if name_problem(name):
+        raise UserError(f"the base of the lower side's rank extension is named {one_line(name)}, not a plain file name")
     folder = certified_index.folder(folder)
-    sources = [lambda: certified_index.read_shipped(name)] + ([lambda: (Path(folder) / name).read_bytes()] if folder else [])
+    sources = [lambda: certified_index.read_shipped(name)] + ([lambda: read_bounded(str(Path(folder) / name))] if folder else [])
     for source in sources:
         try:
             data = source()
-        except (OSError, certified_index.StaleIndex):
+        except (OSError, ValueError, certified_index.StaleIndex):
             continue
         if hashlib.sha256(data).hexdigest() == digest:
             try:
@@ -107,27 +112,36 @@ def run_bound(args) -> int:
         return 0
     if args.output == "-":
         return 0
-    exact = "  (exact)" if b.exact else ""
-    kernel = "" if b.kernel == "nonnegative" else f", {b.kernel} kernel"
-    print(f"m = {b.m}, n = {b.n} ({b.variant}{kernel}): {b.lower} <= r* <= {b.upper}{exact}")
-    print(_side_line("lower", b.sides["lower"]))
-    print(_side_line("upper", b.sides["upper"]))
-    if b.upper_nonnegative != b.upper or b.sides["upper_nonnegative"]["method"] != b.sides["upper"]["method"]:
-        print(_side_line("upper, nonnegative features", b.sides["upper_nonnegative"]))
-    if b.code is not None:
-        gaps = "" if b.gaps is None else f", gaps {b.gaps}"
-        orbits = "" if b.orbits is None else f", {b.orbits} orbits"
-        if b.form == "direct sum":  # THEORY L9: no single weight or gap to state
-            print(f"  code {b.code} (direct sum): N = {b.code_size} words{orbits}")
-        else:
-            print(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
-        if b.johnson_bound is not None:
-            print(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
-        print(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")
+    print("\n".join(text_lines(b)))
     for flag, out in (("-o", args.output), ("--upper-output", args.upper_output), ("--upper-nonnegative-output", args.upper_nonnegative_output)):
         if out:
             print(f"  certificate ({flag}): {one_line(out)}")
     return 0
+
+
+def text_lines(b) -> list[str]:
+    """The text answer: the bounds, one line per side (the nonnegative upper side too whenever
+    another value, method or file decides it, e.g. a user certificate), the code's facts."""
+    lines: list[str] = []
+    exact = "  (exact)" if b.exact else ""
+    kernel = "" if b.kernel == "nonnegative" else f", {b.kernel} kernel"
+    lines.append(f"m = {b.m}, n = {b.n} ({b.variant}{kernel}): {b.lower} <= r* <= {b.upper}{exact}")
+    lines.append(_side_line("lower", b.sides["lower"]))
+    lines.append(_side_line("upper", b.sides["upper"]))
+    up, nonneg = b.sides["upper"], b.sides["upper_nonnegative"]
+    if b.upper_nonnegative != b.upper or (nonneg["method"], nonneg["certificate"]) != (up["method"], up["certificate"]):  # a side decided by another file is named
+        lines.append(_side_line("upper, nonnegative features", b.sides["upper_nonnegative"]))
+    if b.code is not None:
+        gaps = "" if b.gaps is None else f", gaps {b.gaps}"
+        orbits = "" if b.orbits is None else f", {b.orbits} orbits"
+        if b.form == "direct sum":  # THEORY L9: no single weight or gap to state
+            lines.append(f"  code {b.code} (direct sum): N = {b.code_size} words{orbits}")
+        else:
+            lines.append(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
+        if b.johnson_bound is not None:
+            lines.append(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
+        lines.append(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")
+    return lines
 
 
 def run_witness(args) -> int:

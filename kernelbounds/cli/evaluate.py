@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from ..errors import KernelboundsError
 import contextlib
 import json
 import sys
 
 from ..heads import evaluate as ev
 from ..bits import to_str
+from ..heads.familycheck import FamilyRejected, checked_claim
 from ..heads.inputs import FamilyError, load_family
 from ..heads.tables import HeadError, load
-from ._common import CONTRADICTION, UserError, resolve_certificate, add_json, emit_json, one_stdout, positive, read_input, write_doc
+from ._common import CONTRADICTION, UserError, add_json, emit_json, one_line, one_stdout, positive, read_input, resolve_certificate, write_doc
 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
 certificate's witness family (streamed: the m = 24, n = 3 family has 13,279,280 inputs),
@@ -23,7 +25,9 @@ can be written as an explicit-head certificate (-o FILE; `kernelbounds check` ve
 a failing head gets its worst input and the THEORY L1 explanation."""
 
 EPILOG = """exit codes: 0 the head solves the family, 1 it fails some scored position,
-2 usage or malformed file, 3 estimated time over --max-seconds, 4 internal error,
+2 usage or malformed file (also a family certificate the checker rejects: its bound is
+the checker's verdict, never the file's own claim), 3 estimated time over --max-seconds or
+the checker's resource limit on the family file, 4 internal error,
 5 the head contradicts the certified bound (keep the head file and report it).
 example: kernelbounds evaluate --family witness-m24-n3-r8.json --list-tokens
 example: kernelbounds evaluate --head head.json --family witness-m24-n3-r8.json --json   (head.json: a head file on those tokens, README writes one; exit 1: it fails)
@@ -60,6 +64,10 @@ def _family(args):
             raise UserError(f"{args.family}: not JSON ({exc})") from None
         try:
             family = load_family(doc)
+            if family.certificate is not None:  # its bound is the checker's verdict: checked before any evaluation
+                checked_claim(family.certificate)
+        except FamilyRejected as exc:
+            raise FamilyRefused(exc.code, f"{args.family}: {exc}") from None
         except FamilyError as exc:
             raise UserError(f"{args.family}: {exc}") from None
         return family, f"the {family.size}-input family {args.family}"
@@ -71,9 +79,22 @@ def _family(args):
     return family, f"all 2^{args.m * args.n} inputs of length {args.n} over {{0,1}}^{args.m}, every position"
 
 
+class FamilyRefused(KernelboundsError):
+    """The checker rejects the family's certificate: exit 2 (3 for a resource limit, 4 for an
+    internal error), never a verdict on the head."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = 2 if code in (1, 2) else code
+
+
 def run(args) -> int:
     one_stdout(args)
-    family, what = _family(args)
+    try:
+        family, what = _family(args)
+    except FamilyRefused as exc:
+        print(one_line(f"kernelbounds: error: {exc}"), file=sys.stderr)
+        return exc.code
     if args.list_tokens:
         tokens = [to_str(x, family.m) for x in family.tokens()]
         if args.json:

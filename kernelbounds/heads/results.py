@@ -167,19 +167,24 @@ def certified_bound(family: Family) -> int | None:
     the best certified bound on r*(m, n) (any head solving every input solves every
     witness family at (m, n), THEORY §3)."""
     cert = family.certificate
-    if cert is not None and "claims" in cert:
-        return cert["claims"]["bound"]
+    if cert is not None and "claims" in cert:  # the checker's re-derived bound, never the file's own claim
+        from .familycheck import checked_bound
+
+        return checked_bound(cert)[0]
     if family.everything and family.n >= 3:
         return _known_lower(family.m, family.n)
     return None
 
 
 def _kernels_covered(family: Family) -> tuple[str, ...]:
-    """The kernel classes the family's certificate bound holds for (its field `kernel`,
-    docs/certificate-format-v2.md "Signed kernels"; absent: nonnegative)."""
+    """The kernel classes the family's certificate bound holds for: those of the checker's
+    claim (its field `kernel`, docs/certificate-format-v2.md "Signed kernels"); otherwise nonnegative."""
     cert = family.certificate
-    kernel = cert.get("kernel", "nonnegative") if isinstance(cert, dict) and "claims" in cert else "nonnegative"
-    return {"signed": ("nonnegative", "signed"), "signed-any-denominator": ("nonnegative", "signed", "signed-any-denominator")}.get(kernel, ("nonnegative",))
+    if isinstance(cert, dict) and "claims" in cert:  # the kernel classes of the checker's claim
+        from .familycheck import checked_bound
+
+        return checked_bound(cert)[1] or ("nonnegative",)
+    return ("nonnegative",)
 
 
 @lru_cache(maxsize=64)

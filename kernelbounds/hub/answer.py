@@ -137,7 +137,7 @@ def committed(folder: str | None = None) -> tuple[Known, ...]:
     """Every checked claim on r*: the shipped index's, then (when given) a user folder's
     that the checker accepts (``index``)."""
     shipped = tuple(k for k in index.shipped_claims() if isinstance(k, Known))
-    return shipped + (index.folder_claims(folder) if folder else ())
+    return shipped + (tuple(k for k in index.folder_claims(folder) if isinstance(k, Known)) if folder else ())  # a user's family minimum proves no side
 
 
 def _minimum(n: int, signs: str) -> FamilyMinimum | None:
@@ -149,7 +149,7 @@ def _minimum(n: int, signs: str) -> FamilyMinimum | None:
 def _stored() -> stored.Stored:
     """The stored computed sources (COMPUTED, its sha256 checked against the index)."""
     meta = index.index_meta().get("computed")
-    if not meta:
+    if not (isinstance(meta, dict) and isinstance(meta.get("sha256"), str)):
         raise StaleIndex("the shipped index does not list COMPUTED: run `kernelbounds certificates --write certificates`")
     try:
         data = (index.shipped() / stored.NAME).read_bytes()

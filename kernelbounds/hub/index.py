@@ -9,18 +9,21 @@ reading the claim a certificate states:
   accepted file its name, sha256, kind, m, n, variant and the checker's claim.  One code
   path reads both (``importlib.resources``), from the repository (where
   kernelbounds/certificates is the committed folder certificates/) and from a wheel.  A
-  missing or unreadable index, or a listed file whose bytes no longer have the listed
-  sha256, raises :class:`StaleIndex`: the hub never falls back to computed sources silently.
+  missing or unreadable index, an entry that is not whole and consistent
+  (``entrycheck.py``), or a listed file whose bytes no longer have the listed sha256 or
+  whose header differs from its entry, raises :class:`StaleIndex`: the hub never falls back
+  to computed sources silently.
 * **a user folder** (``KERNELBOUNDS_CERTIFICATES``, or ``--certificates DIR``): every
-  ``*.json`` file is checked by the checker before its claim is used; verdicts are cached
-  in memory by sha256; a rejected file is named in a one-line warning on stderr and ignored.
+  ``*.json`` file is read through the checker's bounded reader and checked by the checker
+  before its claim is used (``folders.py``; shipped copies are not checked again, verdicts
+  are cached on disk, ``cache.py``); a rejected file is named in a one-line warning on
+  stderr and ignored.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -38,6 +41,9 @@ class StaleIndex(KernelboundsError, RuntimeError):
     """The shipped index is missing or malformed, or a listed file's bytes changed."""
 
 
+REGENERATE = "run `kernelbounds certificates --write certificates`"
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -53,8 +59,11 @@ def shipped():
 
 def entry(name: str, data: bytes, verdict) -> dict:
     """The index entry of one file the checker accepted (``verdict.ok``)."""
+    from .entrycheck import digest
+
     doc = json.loads(data)
-    return {"name": name, "sha256": sha256(data), "kind": verdict.kind, "m": doc.get("m"), "n": doc.get("n"), "variant": doc.get("variant"), "claim": verdict.claim}
+    e = {"name": name, "sha256": sha256(data), "kind": verdict.kind, "m": doc.get("m"), "n": doc.get("n"), "variant": doc.get("variant"), "claim": verdict.claim}
+    return e | {"digest": digest(e)}
 
 
 def document(entries: list[dict], computed_sha256: str) -> dict:
@@ -127,8 +136,24 @@ def _known(name: str, sha: str, kind: str, variant, claim: dict, folder: str | N
 
 @lru_cache(maxsize=1)
 def entries() -> dict:
-    """The shipped index's entries: {name: entry}."""
-    return {e["name"]: e for e in index_meta()["certificates"]}
+    """The shipped index's entries: {name: entry}, each checked whole and consistent
+    (``entrycheck.py``: a plain file name, typed fields, its claim's m, n and variant
+    those of the entry, its digest matching); any problem is StaleIndex."""
+    from .entrycheck import entry_problem
+
+    meta = index_meta()
+    listed = meta.get("certificates") if isinstance(meta, dict) else None
+    if not isinstance(listed, list):
+        raise StaleIndex(f"the shipped certificate index is malformed (no list of certificates): {REGENERATE}")
+    out: dict = {}
+    for e in listed:
+        problem = entry_problem(e)
+        if problem is None and e["name"] in out:
+            problem = f"{e['name']} is listed twice"
+        if problem:
+            raise StaleIndex(f"the shipped certificate index is inconsistent: {problem}: {REGENERATE}")
+        out[e["name"]] = e
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -172,6 +197,14 @@ def read_shipped(name: str) -> bytes:
         raise StaleIndex(f"{name} is listed in the shipped index but cannot be read ({exc.strerror or exc})") from None
     if sha256(data) != e["sha256"]:
         raise StaleIndex(f"{name}: its sha256 differs from the shipped index (the file changed after it was checked): run `kernelbounds certificates`")
+    from .entrycheck import header_problem
+
+    try:
+        problem = header_problem(e, json.loads(data))
+    except ValueError:
+        problem = f"{name} is not JSON"
+    if problem:
+        raise StaleIndex(f"the shipped certificate index is inconsistent: {problem}: {REGENERATE}")
     return data
 
 
@@ -180,7 +213,12 @@ def read(k) -> bytes:
     was checked (shipped: the index; user folder: the checked bytes)."""
     if getattr(k, "folder", None) is None:
         return read_shipped(k.filename)
-    data = (Path(k.folder) / k.filename).read_bytes()
+    from .folders import read_bounded
+
+    try:
+        data = read_bounded(str(Path(k.folder) / k.filename))
+    except ValueError as exc:
+        raise StaleIndex(f"{k.cited} cannot be read again ({exc})") from None
     if sha256(data) != k.sha256:
         raise StaleIndex(f"{k.cited} changed after it was checked")
     return data
@@ -193,63 +231,12 @@ def verify(k) -> None:
 
 # ---------------------------------------------------------------- user folders
 
-_VERDICTS: dict[str, object] = {}  # sha256 -> Verdict (the check is a pure function of the bytes)
-_WARNED: set[tuple[str, str]] = set()
-
-
-def _verdict(data: bytes, path: str):
-    key = sha256(data)
-    if key not in _VERDICTS:
-        from ..checker import check_bytes
-
-        _VERDICTS[key] = check_bytes(data, path)
-    return _VERDICTS[key]
-
-
-def _warn(path: str, why: str) -> None:
-    """One warning line, escaped by the checker's one routine (a name with ESC, a kind
-    with a newline or an environment value cannot forge a second line)."""
-    from ..checker.text import escape
-
-    if (path, why) not in _WARNED:
-        _WARNED.add((path, why))
-        print(escape(f"kernelbounds: warning: ignoring {path}: {why}"), file=sys.stderr)
-
-
 def folder_claims(folder: str) -> tuple:
-    """The claims of every *.json file in a user folder that the checker accepts, in name
-    order; each rejected or unreadable file is named in a one-line warning and ignored."""
-    from ..checker.errors import CODE_NAMES
+    """The claims (Known and FamilyMinimum) of every *.json file of a user folder that the
+    checker accepts, in name order, read safely and checked once (``folders.py``)."""
+    from . import folders
 
-    root = Path(folder)
-    if not root.is_dir():
-        _warn(folder, "not a folder")
-        return ()
-    out = []
-    progress = _progress(sorted(root.glob("*.json")))
-    for path in progress:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            _warn(str(path), f"cannot read it ({exc.strerror or exc})")
-            continue
-        v = _verdict(data, str(path))
-        if not v.ok:
-            _warn(str(path), f"the checker rejects it ({CODE_NAMES[v.code]} at {v.pointer or '/'}: {v.reason[:200]})")
-            continue
-        try:
-            k = _known(path.name, sha256(data), v.kind, json.loads(data).get("variant"), v.claim, str(root))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            k = None
-        if k is not None:
-            out.append(k)
-    return tuple(out)
-
-
-def _progress(paths: list[Path]):
-    from ..progress import track
-
-    return track(paths, len(paths), "checking user certificates", "file") if len(paths) > 3 else paths
+    return folders.claims(folder, {e["sha256"] for e in entries().values()}, _known)
 
 
 def folder(explicit: str | None = None) -> str | None:

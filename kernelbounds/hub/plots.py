@@ -16,6 +16,7 @@ they meet (r* exact); one legend outside the panels."""
 
 from __future__ import annotations
 
+from ..errors import KernelboundsError
 import hashlib
 import json
 import math
@@ -37,11 +38,11 @@ COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "exact")
 MARK = re.compile(r"(<!-- kernelbounds plot ([^\n]*?) -->\n)(.*?)(<!-- end of generated plot -->)", re.S)
 
 
-class SpecError(ValueError):
+class SpecError(KernelboundsError, ValueError):
     """A plot marker that does not parse (its text and what is wrong)."""
 
 
-class NoMatplotlib(RuntimeError):
+class NoMatplotlib(KernelboundsError, RuntimeError):
     """Drawing needs matplotlib and it does not import (the data check does not need it)."""
 
 

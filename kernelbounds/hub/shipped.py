@@ -13,6 +13,7 @@ checker's verdicts.  The byte-for-byte regeneration is `kernelbounds certificate
 
 from __future__ import annotations
 
+from ..errors import KernelboundsError
 import json
 import time
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 SUFFIX = ".json"
 
 
-class UnknownCertificate(LookupError):
+class UnknownCertificate(KernelboundsError, LookupError):
     """A name that is not a shipped certificate; the message says so in one line."""
 
 

@@ -119,14 +119,23 @@ def write(target: str | Path, jobs: int | None = None, scheduler: str | None = N
 
 
 def check_folder(target: str | Path, jobs: int | None = None) -> dict[str, tuple[bytes, Verdict]]:
-    """Every *.json file of a folder with the checker's verdict (for the index alone)."""
+    """Every *.json file of a folder with the checker's verdict (for the index alone): the
+    bytes and the verdict from one bounded read (the recorded sha256 is that of the checked bytes)."""
     paths = sorted(Path(target).glob("*.json"))
-    verdicts = tracked(_check_path, [str(p) for p in paths], jobs, "check", "file")
-    return {p.name: (p.read_bytes(), v) for p, v in zip(paths, verdicts, strict=True)}
+    read = tracked(_check_path, [str(p) for p in paths], jobs, "check", "file")
+    return {p.name: found for p, found in zip(paths, read, strict=True)}
 
 
-def _check_path(path: str) -> Verdict:
-    return check_file(path)
+def _check_path(path: str) -> tuple[bytes, Verdict]:
+    """The file's bytes (through the checker's reader) and the checker's verdict on exactly them."""
+    from ..checker import Limits, check_bytes, read_input
+    from ..checker.errors import Rejection
+
+    try:
+        data = read_input(path, Limits())
+    except Rejection as rej:
+        return b"", Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
+    return data, check_bytes(data, path)
 
 
 def reindex(target: str | Path, jobs: int | None = None, files: dict[str, tuple[bytes, Verdict]] | None = None) -> tuple[list[str], bool, bool]:

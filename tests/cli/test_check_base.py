@@ -52,3 +52,13 @@ def test_refute_replays_the_direct_m8_rank4_refutation(tmp_path, capsys):
     assert main(["refute", "--m", "8", "--rank", "4", "--variant", "position-dependent", "-o", str(out)]) == 0
     assert "so r* >= 5" in capsys.readouterr().out
     assert main(["check", str(out)]) == 0
+
+
+def test_a_huge_sparse_file_beside_an_extension_does_not_use_up_the_base_search(tmp_path, capsys):
+    """A file over max_file_bytes is never read, so it does not count against the bytes the
+    search for the base may read: the copy still finds its shipped base."""
+    shutil.copy(CERTS / EXT, tmp_path / EXT)
+    with open(tmp_path / "a-huge.json", "wb") as fh:
+        fh.truncate(4 * 2**30)  # sorts before the extension in the folder scan
+    assert main(["check", str(tmp_path / EXT)]) == 0
+    assert "feature rank >= 7" in capsys.readouterr().out

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from kernelbounds.hub import answer, index, stored
+from kernelbounds.hub.entrycheck import digest
 from kernelbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,11 +147,13 @@ def test_a_valid_user_certificate_is_checked_and_cited(tmp_path, capsys):
 
 
 def _lie_in_the_index(monkeypatch, name: str, **claim):
-    """Replace one index entry's claim (the file and its sha256 stay real)."""
+    """Replace one index entry's claim (the file and its sha256 stay real) as a wrong checker
+    rule would have written it (its digest written with it)."""
     doc = json.loads(json.dumps(index.index_meta()))
     for e in doc["certificates"]:
         if e["name"] == name:
             e["claim"] = e["claim"] | claim
+            e["digest"] = digest(e)
     for cached in (index.index_meta, index.entries, index.shipped_claims, answer.committed):
         cached.cache_clear()
     monkeypatch.setattr(index, "index_meta", lambda: doc)
@@ -183,6 +186,7 @@ def test_a_tampered_shipped_file_is_never_cited(monkeypatch, restore):
     for e in doc["certificates"]:
         if e["name"] == "explicit-head-m04-n3-r2.json":
             e["sha256"] = "0" * 64
+            e["digest"] = digest(e)  # an entry consistent in itself: the file's bytes decide
     for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer.committed):
         cached.cache_clear()
     monkeypatch.setattr(index, "index_meta", lambda: doc)

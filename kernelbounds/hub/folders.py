@@ -1,0 +1,138 @@
+"""A user's certificate folder, read safely and checked once (docs/index-format.md, "User folders").
+
+Every ``*.json`` entry of the folder is read through the checker's own reader
+(``checker.read_input``: opened non-blocking, regular files only, at most
+``max_file_bytes`` + 1 bytes read whatever the file system says), and the sha256 and the
+verdict come from those same bytes.  A file whose sha256 is listed in the shipped index is
+not checked again: its claim is already the shipped one.  Any other file's verdict comes
+from the disk cache (``cache.py``, keyed by sha256, the checker's code and its limits) or
+from the checker under its default limits and runtime guard, and is cached.  Each file that
+cannot be read or that the checker rejects is named in one escaped warning line and
+ignored; an accepted file's claim (lower, upper or family-minimum) is returned for the hub.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from . import cache
+
+_MEMO: dict[str, dict] = {}  # cache key -> verdict record, for this process
+_WARNED: set[tuple[str, str]] = set()
+
+
+def warn(path: str, why: str) -> None:
+    """One warning line on stderr, escaped by the checker's one routine (a file name with
+    ESC or a newline cannot forge a second line); each (path, why) once per process."""
+    from ..checker.text import escape
+
+    if (path, why) not in _WARNED:
+        _WARNED.add((path, why))
+        print(escape(f"kernelbounds: warning: ignoring {path}: {why}"), file=sys.stderr)
+
+
+def read_bounded(path: str, limits=None) -> bytes:
+    """A user file's bytes through the checker's reader (regular files only, non-blocking,
+    at most max_file_bytes); ValueError with the checker's one-line reason otherwise."""
+    from ..checker import Limits, read_input
+    from ..checker.errors import Rejection
+
+    try:
+        return read_input(path, limits or Limits())
+    except Rejection as rej:
+        raise ValueError(rej.reason) from None
+    except MemoryError:
+        raise ValueError("out of memory while reading it") from None
+
+
+def verdict_record(data: bytes, digest: str, path: str, limits) -> dict:
+    """The checker's verdict on these bytes as a record (code, kind, claim, pointer,
+    reason, variant): from this process's memo, the disk cache, or the checker."""
+    k = cache.key(digest, limits)
+    record = _MEMO.get(k) or _well_formed(cache.load(k))
+    if record is None:
+        from ..checker import check_bytes
+
+        v = check_bytes(data, path, limits)
+        variant = None
+        if v.ok:
+            try:
+                doc = json.loads(data)
+                variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
+            except (ValueError, AttributeError):
+                pass
+        record = {"code": int(v.code), "kind": v.kind, "claim": v.claim, "pointer": v.pointer, "reason": v.reason, "variant": variant}
+        cache.store(k, record)
+    _MEMO[k] = record
+    return record
+
+
+def _well_formed(record: dict | None) -> dict | None:
+    """A cached record whose claim has the shape of a checker's claim (else None: re-check)."""
+    from .entrycheck import claim_problem
+
+    if record is None:
+        return None
+    claim = record.get("claim")
+    if claim is not None and claim_problem(claim, claim.get("m"), claim.get("n"), record.get("variant")):
+        return None
+    return record
+
+
+def rejection(record: dict) -> str:
+    """The warning's reason for a rejected file (the checker's verdict, bounded)."""
+    from ..checker.errors import CODE_NAMES
+
+    name = CODE_NAMES.get(record["code"], str(record["code"]))
+    return f"the checker rejects it ({name} at {record['pointer'] or '/'}: {record['reason'][:200]})"
+
+
+def claims(folder: str, shipped_hashes, make_claim) -> tuple:
+    """The claims of every ``*.json`` file of the folder that the checker accepts, in name
+    order (``make_claim(name, sha256, kind, variant, claim, folder)`` builds one, or None
+    for a verdict that claims nothing on r*); files whose sha256 is in ``shipped_hashes``
+    are skipped (the shipped index already holds their claims)."""
+    from ..checker import Limits
+
+    root = Path(folder)
+    if not root.is_dir():
+        warn(folder, "not a folder")
+        return ()
+    limits = Limits()
+    try:
+        paths = sorted(p for p in root.iterdir() if p.name.endswith(".json"))
+    except OSError as exc:
+        warn(folder, f"cannot list it ({exc.strerror or exc})")
+        return ()
+    out = []
+    for path in _progress(paths):
+        try:
+            data = read_bounded(str(path), limits)
+        except ValueError as exc:
+            warn(str(path), f"cannot read it ({exc})")
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        if digest in shipped_hashes:
+            continue
+        record = verdict_record(data, digest, str(path), limits)  # the same bytes: no second read
+        del data  # not kept while the next file is read
+        if record["code"] != 0:
+            warn(str(path), rejection(record))
+            continue
+        try:
+            k = make_claim(path.name, digest, record["kind"], record["variant"], record["claim"], str(root))
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            warn(str(path), "its verdict's claim has an unexpected shape")
+            continue
+        if k is not None:
+            out.append(k)
+    return tuple(out)
+
+
+def _progress(paths: list[Path]):
+    from ..progress import track
+
+    return track(paths, len(paths), "checking user certificates", "file") if len(paths) > 3 else paths
