@@ -206,7 +206,8 @@ def json_memory(data: bytes) -> int:
 
 def read_input(path: str, limits: Limits) -> bytes:
     """The bytes of a regular file, or of standard input for ``-``, reading at most
-    max_file_bytes + 1 bytes (the file system's size is not trusted).
+    max_file_bytes + 1 bytes (the file system's size is not trusted, except that a file
+    whose stated size is over the limit is refused without reading it).
 
     Devices, FIFOs, sockets and directories are refused (Malformed) without blocking:
     the file is opened non-blocking and checked with fstat before any read."""
@@ -222,10 +223,13 @@ def read_input(path: str, limits: Limits) -> bytes:
     except OSError as exc:
         raise Malformed("", f"cannot read the file: {exc.strerror or exc}") from None
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
+        mode = info.st_mode
         if not stat.S_ISREG(mode):
             what = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
             raise Malformed("", f"refusing to read {what}: a certificate is a regular file (or - for standard input)")
+        if info.st_size > limits.max_file_bytes:  # refused unread; a smaller stated size is not trusted (the read is bounded)
+            raise LimitExceeded("", f"the file has {info.st_size} bytes, more than max_file_bytes = {limits.max_file_bytes}")
         with os.fdopen(fd, "rb", closefd=True) as fh:
             fd = -1
             return _read_bounded(fh, limits)

@@ -193,3 +193,20 @@ def test_checking_child_dies_with_its_front_end(tmp_path, how):
         "api": [sys.executable, "-c", API_SCRIPT, str(path)],
     }[entry]
     assert survivors_of_signal(argv, sig, env=ENV) == []
+
+
+def test_a_file_stated_over_the_size_limit_is_refused_unread(tmp_path):
+    """A sparse file of 4 GiB is refused from its stated size (exit 3) without reading its
+    first max_file_bytes + 1 bytes: the reading process's peak memory barely moves."""
+    import resource
+
+    from kernelbounds.checker import check_file
+
+    path = tmp_path / "big.json"
+    with open(path, "wb") as fh:
+        fh.truncate(4 * 2**30)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    v = check_file(str(path), Limits(max_file_bytes=2**26))
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB
+    assert v.code == 3 and "max_file_bytes" in v.reason and str(4 * 2**30) in v.reason
+    assert grown < 16 * 1024
