@@ -36,7 +36,8 @@ def test_pmap_workers_die_with_their_parent(tmp_path, sig):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_table_jobs_2_leaves_no_orphan_after_sigterm():
-    """The command of the report: table above m = 64 computes its cells on the pool."""
-    argv = [sys.executable, "-m", "kernelbounds", "table", "--m", "65..66", "--n", "3", "--jobs", "2"]
+def test_checking_the_shipped_set_on_2_jobs_leaves_no_orphan_after_sigterm():
+    """A command on the pool (every cell of `table` is a lookup now): checking the shipped
+    certificates on two worker processes, minutes of work, stopped by SIGTERM."""
+    argv = [sys.executable, "-m", "kernelbounds", "certificates", "--check", "--jobs", "2"]
     assert survivors_of_signal(argv, signal.SIGTERM, count=2, start=120, pause=1.0, settle=5, cwd=ROOT) == []
