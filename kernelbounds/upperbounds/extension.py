@@ -148,12 +148,8 @@ def entry(found: complementbasis.Construction, base: str, added: tuple[int, ...]
 def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
     """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
     e = replay._read(path, FORMAT).get((m, n))
-    if e is None:
-        raise InvalidArgument(f"no stored signed answer above m = 64 for m = {m}, n = {n}")
-    found = complementbasis.decide({int(j): Fraction(v) for j, v in e["g"]}, m, n, "LP prefix + explicit extension", {"base": e["base"]})
-    if found is None:
-        raise InvalidArgument(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
-    return found
+    stats = {} if e is None else {"base": e["base"]}
+    return replay.decided(e, m, n, "LP prefix + explicit extension", stats, f"no stored signed answer above m = 64 for m = {m}, n = {n}")
 
 
 def construction(m: int, n: int, nonnegative: bool) -> complementbasis.Construction:

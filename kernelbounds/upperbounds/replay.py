@@ -44,16 +44,22 @@ def _read(path: Path = DATA, fmt: str = FORMAT) -> dict[tuple[int, int], dict]:
     return {(e["m"], e["n"]): e for e in doc["answers"]}
 
 
-def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
-    """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
-    entry = _read(path).get((m, n))
+def decided(entry: dict | None, m: int, n: int, method: str, stats: dict, absent: str) -> complementbasis.Construction:
+    """A stored answer decided exactly by the extreme classes (InvalidArgument, a
+    ValueError, with ``absent`` when there is none, or when it fails the check)."""
     if entry is None:
-        raise InvalidArgument(f"no stored prefix-search answer for m = {m}, n = {n}")
-    g = {int(j): Fraction(v) for j, v in entry["g"]}
-    found = complementbasis.decide(g, m, n, entry["method"], {k: entry[k] for k in ("max_nodes", "complete", "nodes")})
+        raise InvalidArgument(absent)
+    found = complementbasis.decide({int(j): Fraction(v) for j, v in entry["g"]}, m, n, method, stats)
     if found is None:
         raise InvalidArgument(f"the stored answer for m = {m}, n = {n} fails the exact extreme-class check")
     return found
+
+
+def stored(m: int, n: int, path: Path = DATA) -> complementbasis.Construction:
+    """The stored signed answer at (m, n), decided exactly (ValueError if absent or false)."""
+    entry = _read(path).get((m, n))
+    stats = {} if entry is None else {k: entry[k] for k in ("max_nodes", "complete", "nodes")}
+    return decided(entry, m, n, "" if entry is None else entry["method"], stats, f"no stored prefix-search answer for m = {m}, n = {n}")
 
 
 def construction(m: int, n: int, nonnegative: bool) -> complementbasis.Construction:
