@@ -47,7 +47,7 @@ def _side_line(name: str, side: dict) -> str:
     note = f"; {side['detail']}" if side["detail"] else ""
     if side.get("least_of_family"):
         note += f"; least rank of its family (complement basis, affine readout), proved by {side['least_of_family']}"
-    return f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}"
+    return one_line(f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}", 100_000)  # a user file's path escaped
 
 
 def _write_side(doc_of, out: str, what: str, folder: str | None = None) -> None:
@@ -135,9 +135,9 @@ def text_lines(b) -> list[str]:
         gaps = "" if b.gaps is None else f", gaps {b.gaps}"
         orbits = "" if b.orbits is None else f", {b.orbits} orbits"
         if b.form == "direct sum":  # THEORY L9: no single weight or gap to state
-            lines.append(f"  code {b.code} (direct sum): N = {b.code_size} words{orbits}")
+            lines.append(f"  code {one_line(b.code)} (direct sum): N = {b.code_size} words{orbits}")
         else:
-            lines.append(f"  code {b.code}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
+            lines.append(f"  code {one_line(b.code)}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
         if b.johnson_bound is not None:
             lines.append(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
         lines.append(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")

@@ -36,3 +36,15 @@ def test_every_side_with_a_file_is_named_in_the_text():
         for key in ("lower", "upper", "upper_nonnegative"):
             cert = b.sides[key]["certificate"]
             assert cert is None or _named(lines, cert), (m, n, key)
+
+
+def test_strings_from_a_user_file_are_escaped_in_the_text():
+    """A user file's path and a code name (free labels of the file) print as one escaped
+    line each: no ESC, no newline reaches the terminal."""
+    b = api.bound(100, 3)
+    path = "/tmp/evil\ndir/\x1b[31mlower.json"
+    hostile = replace(b, code="dode\x1b[31mcads\nforged line", sides={**b.sides, "lower": dict(b.sides["lower"], certificate=path)})
+    lines = text_lines(hostile)
+    text = "\n".join(lines)
+    assert "\x1b" not in text and len(text.splitlines()) == len(lines)
+    assert any("\\x1b[31mlower.json" in line for line in lines) and any("dode\\x1b[31mcads" in line and "forged line" in line for line in lines)
