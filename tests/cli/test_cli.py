@@ -91,7 +91,6 @@ def test_the_catalog_workflow_does_not_depend_on_the_number_of_jobs(tmp_path, mo
     a changed committed file is reported, an extra one too."""
     few = [e for e in catalog.entries() if e.filename.startswith("construction-") and e.filename.endswith(("-m02-n3.json", "-m03-n4.json"))]
     monkeypatch.setattr(catalog, "entries", lambda: few)
-    monkeypatch.setattr(workflow, "entries", lambda: few)  # the workflow's own name for it
     monkeypatch.setattr(workflow.stored, "build", lambda files, jobs=None, scheduler=None: {"stored": sorted(files)})  # the code search of every m: minutes
     written = workflow.write(tmp_path / "a", jobs=1), workflow.write(tmp_path / "b", jobs=2)
     assert [len(w.rows) for w in written] == [len(few), len(few)] == [4, 4]

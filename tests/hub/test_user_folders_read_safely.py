@@ -37,9 +37,9 @@ def _reformatted(name: str) -> bytes:
 def _run(args, folder, cache_dir):
     """The CLI in a child; its answer, warnings and peak RSS in bytes (the front end's, which
     reads the folder; each check runs in a guarded child bounded by the checker's memory_limit)."""
-    code = ("import resource, sys\nfrom kernelbounds.cli import main\nrc = main(sys.argv[1:])\n"
-            "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            "print('PEAK', peak * 1024, file=sys.stderr)\nsys.exit(rc)")
+    code = ("import sys\nfrom kernelbounds.cli import main\nrc = main(sys.argv[1:])\n"
+            "peak = next(int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+            "print('PEAK', peak * 1024, file=sys.stderr)\nsys.exit(rc)")  # VmHWM: this program's own peak (ru_maxrss keeps the forking parent's across exec)
     env = dict(os.environ, KERNELBOUNDS_CACHE=str(cache_dir))
     env.pop("KERNELBOUNDS_CERTIFICATES", None)
     if folder is not None:
