@@ -63,7 +63,11 @@ class Bound:
     ``upper_nonnegative`` with nonnegative features; ``exact`` when lower == upper.  The
     answer of the hub :func:`kernelbounds.hub.answer.bounds`, as `kernelbounds bound`.
 
-    ``sides`` gives each side's method, THEORY section and certificate.  When the lower
+    ``sides`` gives each side's method, THEORY section and certificate, and ``verdict``: the
+    checker's verdict behind its value (``source`` "shipped certificate" or "user
+    certificate" with the file, or "rebuilt certificate (COMPUTED)" with the sha256 of the
+    certificate the checker accepted and its claim; None only for the trivial r >= 1 and
+    for U2's 2^m beyond the stored grid).  When the lower
     side is a code (THEORY L4) the code fields describe it: min_product is the least chain
     product (R in L4), k the Hadamard power, gaps maps each gap (a decimal string, as in
     JSON) to its number of ordered pairs; for a direct sum of codes (THEORY L9) ``form`` is

@@ -44,6 +44,9 @@ def register(sub) -> None:
 
 def _side_line(name: str, side: dict) -> str:
     where = f"certificate {side['certificate']}" if side["certificate"] else (f"rebuild: {side['rebuild']}" if side["rebuild"] else "no certificate needed")
+    verdict = side.get("verdict")
+    if verdict and not side["certificate"]:  # a rebuilt certificate: the checker's verdict on its bytes
+        where += f" (checked: sha256 {verdict['sha256'][:16]}...)"
     note = f"; {side['detail']}" if side["detail"] else ""
     if side.get("least_of_family"):
         note += f"; least rank of its family (complement basis, affine readout), proved by {side['least_of_family']}"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -10,6 +11,9 @@ from ._common import UserError, emit_json, jobs_option, one_line, positive, sche
 
 HELP = """--check: check every certificate of DIR (default: the shipped set) as it is with the
 independent checker, in parallel, then its INDEX against the verdicts: a few minutes.
+--verify: --check, then every stored computed result of DIR/COMPUTED rebuilt (the
+generators write each certificate again), re-checked by the checker and compared with the
+stored sha256 and claim (about an hour; --sample N --seed TEXT: N stored rows chosen by the seed).
 --list prints the names of the shipped certificates, --path NAME the installed path of one.
 Without these: regenerate the committed certificate set (kernelbounds/hub/catalog.py), check every file
 with the independent checker and compare it byte for byte with the file in DIR, then the
@@ -21,8 +25,10 @@ Takes 30 to 60 minutes on 2 cores (--jobs processes); a progress bar on a termin
 EPILOG = """exit codes: 0 every file valid and byte-identical (INDEX and COMPUTED too), 1 some file
 differs, is invalid or stale (with --write: some file is invalid; it is written but not
 indexed), 2 DIR missing (without --write) or unwritable, or --scheduler unusable, or NAME not
-shipped (--path), 4 internal error.  --check: 0 every file valid and INDEX matches, 1 otherwise.
+shipped (--path), 4 internal error.  --check: 0 every file valid and INDEX matches, 1 otherwise;
+--verify: 0 besides every stored row re-checked and equal, 1 otherwise.
 example: kernelbounds certificates --check
+example: kernelbounds certificates --verify --sample 2 --seed example
 example: kernelbounds certificates --path witness-m24-n3-r8.json"""
 
 
@@ -30,6 +36,8 @@ def register(sub) -> None:
     p = sub.add_parser("certificates", help="check the shipped set (--check), name its files (--list, --path), or regenerate and compare bytes", description=HELP, epilog=EPILOG)
     p.add_argument("dir", nargs="?", default=None, help="the folder of certificates (default: ./certificates if it is a folder, else the shipped set; --write and --reindex: certificates)")
     p.add_argument("--check", action="store_true", help="check every file of DIR as it is and its INDEX, without regenerating (minutes, not an hour)")
+    p.add_argument("--verify", action="store_true", help="--check, then rebuild every stored computed result (COMPUTED), re-check it with the checker and compare "
+                   "(about an hour; with --sample N, N rows chosen by --seed)")
     p.add_argument("--list", action="store_true", help="print the names of the shipped certificates, one a line")
     p.add_argument("--path", metavar="NAME", help="print the installed path of the shipped certificate NAME (with or without .json)")
     p.add_argument("--sample", type=positive("--sample", 1, 100000), metavar="N", help="regenerate and compare only N (1..100000) entries chosen by --seed (CI: a different sample per commit); INDEX and COMPUTED are not compared")
@@ -45,10 +53,10 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.sample is not None and (args.write or args.reindex or args.scheduler or args.check or args.list or args.path is not None):
-        raise UserError("--sample regenerates and compares: give no --write, --reindex, --scheduler, --check, --list or --path")
-    if args.list or args.path is not None or args.check:
-        if sum((args.list, args.path is not None, args.check)) > 1 or args.write or args.reindex or args.scheduler:
-            raise UserError("give one of --check, --list, --path NAME (without --write, --reindex or --scheduler)")
+        raise UserError("--sample regenerates and compares (or, with --verify, re-checks stored rows): give no --write, --reindex, --scheduler, --check, --list or --path")
+    if args.list or args.path is not None or args.check or args.verify:
+        if sum((args.list, args.path is not None, args.check, args.verify)) > 1 or args.write or args.reindex or args.scheduler:
+            raise UserError("give one of --check, --verify, --list, --path NAME (without --write, --reindex or --scheduler)")
         if args.list:
             return _list(args)
         if args.path is not None:
@@ -151,13 +159,18 @@ def _check(args) -> int:
         if not target.is_dir():
             raise UserError(f"{one_line(target)}: no such folder")
     result = shipped.check_set(target, args.jobs)
+    stored_rows = _recheck_stored(target, args) if args.verify else None
     if args.json:
         for r in result.rows:
             v = r.verdict
             emit_json({"certificate": r.name, "kind": v.kind, "ok": v.ok, "code": int(v.code), "summary": v.summary, "pointer": v.pointer, "reason": v.reason, "seconds": round(v.seconds, 3), "work": v.work})
-        emit_json({"certificates": len(result.rows), "problems": result.problems, "rejected": [r.name for r in result.rejected], "index_matches": result.index_same,
-                   "unindexed": result.unindexed, "missing": result.missing, "code_files_stale": result.code_files_stale, "seconds": round(result.seconds, 1)})
-        return 0 if result.ok else 1
+        for r in stored_rows or ():
+            emit_json({"stored_row": r.label, "ok": r.problem is None, "problem": r.problem})
+        stored_bad = sum(r.problem is not None for r in stored_rows or ())
+        emit_json({"certificates": len(result.rows), "problems": result.problems + stored_bad, "rejected": [r.name for r in result.rejected], "index_matches": result.index_same,
+                   "unindexed": result.unindexed, "missing": result.missing, "code_files_stale": result.code_files_stale, "seconds": round(result.seconds, 1)}
+                  | ({} if stored_rows is None else {"stored_rows_rechecked": len(stored_rows), "stored_rows_differing": stored_bad}))
+        return 0 if result.ok and not stored_bad else 1
     for r in result.rows:
         if args.verbose or not r.verdict.ok:
             print(r.verdict.line())  # the checker's one line: VALID or the rejection, the file's path
@@ -172,7 +185,31 @@ def _check(args) -> int:
         f"INDEX DIFFERS from the checker's verdicts (run `kernelbounds certificates --reindex {one_line(target)}`)"
     print(f"{one_line(target)}: {len(result.rows)} certificates checked in {result.seconds:.0f} s on {_jobs(args.jobs)} processes: "
           f"{valid} valid, {len(result.rejected)} rejected; {index}; {result.problems} problems")
-    return 0 if result.ok else 1
+    if stored_rows is None:
+        return 0 if result.ok else 1
+    bad = [r for r in stored_rows if r.problem is not None]
+    for r in stored_rows:
+        if args.verbose or r.problem is not None:
+            print(f"  {computed_name()} {r.label}: {'rebuilt, re-checked and equal' if r.problem is None else one_line(r.problem)}")
+    chosen = f"a sample chosen by the seed {one_line(args.seed)!r}" if args.sample is not None else "every stored row"
+    print(f"{one_line(target / computed_name())}: {len(stored_rows)} stored rows ({chosen}) rebuilt and re-checked by the checker: "
+          f"{len(stored_rows) - len(bad)} equal, {len(bad)} differ")
+    return 0 if result.ok and not bad else 1
+
+
+def _recheck_stored(target: Path, args) -> list:
+    """Every stored row of target/COMPUTED (or --sample N of them) rebuilt and re-checked."""
+    from ..hub import stored, storedcheck
+
+    path = target / computed_name()
+    try:
+        st = stored.Stored(json.loads(path.read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{one_line(path)}: cannot read the stored computed results ({one_line(str(exc))})") from None
+    chosen = storedcheck.rows(st)
+    if args.sample is not None:
+        chosen = storedcheck.sample(chosen, args.sample, args.seed)
+    return storedcheck.recheck_all(st, chosen, args.jobs)
 
 
 def _jobs(jobs: int | None) -> int:

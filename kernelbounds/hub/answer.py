@@ -67,6 +67,7 @@ class Side:
     rebuild: str | None = None
     code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
     least_of_family: str | None = None  # upper: the minimality file proving no cheaper head of its family exists
+    verdict: dict | None = None  # the checker's verdict behind the value (``_verdict_of``); None only for r >= 1 and U2 beyond the stored grid
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
     _known: Known | None = field(default=None, repr=False, compare=False)  # the checked claim behind a cited file
 
@@ -81,6 +82,7 @@ class Side:
             "detail": self.detail,
             "rebuild": self.rebuild,
             "least_of_family": self.least_of_family,
+            "verdict": self.verdict,
         }
 
     def certificate_document(self) -> dict:
@@ -197,7 +199,7 @@ def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonneg
             method = KIND_METHOD.get(k.kind, k.kind) + (" (D-ratios)" if signed_code else "")
             theory = "L8" if signed_code and k.kind == "lower-bound" else KIND_THEORY.get(k.kind, "?")
             out.append(Side(k.value, method, theory, k.cited, k.m,
-                            detail=_closure_note(k.m, m, "lower"), _build=partial(_read, k), _known=k))
+                            detail=_closure_note(k.m, m, "lower"), verdict=_file_verdict(k), _build=partial(_read, k), _known=k))
     return out
 
 
@@ -223,60 +225,120 @@ def _sum_summary(doc: dict) -> dict:
             "form": "direct sum", "orbits": sum(copies * orbits for _, copies, orbits in parts)}
 
 
+def _file_verdict(k: Known) -> dict:
+    """The verdict behind a committed or user file's claim: the checker accepted the file
+    with this sha256 (the shipped index, or the user folder's check)."""
+    return {"source": "shipped certificate" if k.folder is None else "user certificate", "certificate": k.cited, "sha256": k.sha256}
+
+
+def _stored_verdict(found: dict, where: str, side: str, m: int, n: int, variant: str, kernel: str, value: int | None = None) -> tuple[int, dict]:
+    """The value a stored (or just computed) checker verdict proves, and the side's
+    ``verdict``: the claim must be whole and on this side of r*(m, n) for the variant and
+    kernel class, and (``value``) equal the generator's number beside it, else StaleIndex."""
+    from .entrycheck import HEX64, claim_problem
+
+    claim, sha = found.get("claim"), found.get("sha256")
+    problem = claim_problem(claim, m, n, variant) if isinstance(claim, dict) else "its claim is not an object"
+    if problem is None and not (isinstance(sha, str) and HEX64.fullmatch(sha)):
+        problem = "its sha256 is not 64 lowercase hexadecimal digits"
+    if problem is None and (claim["side"] != side or kernel not in claim["kernels"]):
+        problem = f"its claim is not a {side} bound for the {kernel} kernel class"
+    if problem is None and value is not None and claim["value"] != value:
+        problem = f"its claim's value {claim['value']} differs from the stored bound {value}"
+    if problem:
+        raise StaleIndex(f"{stored.NAME}, {where}: {problem}: run `kernelbounds certificates --verify`")
+    return claim["value"], {"source": f"rebuilt certificate ({stored.NAME})", "sha256": sha, "claim": claim}
+
+
+def _cell(m: int, n: int, variant: str) -> dict:
+    """The lower sources of one cell: stored for m <= 64, n <= 8, else computed and checked now."""
+    if _stored().covers(m, n):
+        return _stored().cells[(m, n, variant)]
+    from ..progress import bar
+
+    with bar(None, f"code search (THEORY L4) at m = {m}, n = {n}, each certificate checked", "search"):
+        return stored.cell_entry(m, n, variant)
+
+
 def _orthant_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
     """THEORY L7: r >= floor(m/2) for n >= 3, every variant, nonnegative and signed kernels
-    (only signs forced by positive denominators; THEORY L8: not signed-any-denominator)."""
+    (only signs forced by positive denominators; THEORY L8: not signed-any-denominator),
+    where it can decide the side (``stored.orthant_entry``)."""
     if not (4 <= m <= ORTHANT_MAX_M) or kernel == "signed-any-denominator":
         return []
-    o = _stored().cells[(m, n, variant)]["orthant"] if _stored().covers(m, n) else stored.orthant_entry(m, n, variant)
-    detail = f"t = {o['bound']} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
-    return [Side(o["bound"], KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 _build=partial(_orthant_certificate, m, n, variant))]
+    o = _cell(m, n, variant)["orthant"]
+    if o is None:
+        return []
+    value, found = _stored_verdict(o, f"orthant family at m = {m}, n = {n} ({variant})", "lower", m, n, variant, kernel, o["bound"])
+    detail = f"t = {value} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
+    return [Side(value, KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
+                 verdict=found, _build=partial(_orthant_certificate, m, n, variant, found["sha256"]))]
 
 
-def _orthant_certificate(m: int, n: int, variant: str) -> dict:
+def _orthant_certificate(m: int, n: int, variant: str, sha: str) -> dict:
     from ..lowerbounds import signrank
 
-    return signrank.orthant(m, n, variant).certificate()
+    return _same_bytes(signrank.orthant(m, n, variant).certificate(), sha, f"the orthant family's certificate at m = {m}, n = {n} ({variant})")
+
+
+def _same_bytes(doc: dict, sha: str, what: str) -> dict:
+    """``doc``, rebuilt, if its canonical bytes have the sha256 the checker's stored verdict is on."""
+    from ..certificate import canonical_json
+
+    if index.sha256(canonical_json(doc).encode("ascii")) != sha:
+        raise StaleIndex(f"{what} differs from the one the checker accepted ({stored.NAME}): run `kernelbounds certificates`")
+    return doc
+
+
+def _code_verdict(c: dict, m: int, n: int, variant: str, kernel: str) -> tuple[str, int, dict]:
+    """The stored code certificate that proves the most for the kernel class (THEORY L8:
+    a signed restatement covers every narrower class, one less), its value and verdict."""
+    found = c.get("certificates")
+    if not isinstance(found, dict) or not found:
+        raise StaleIndex(f"{stored.NAME}: the code cell at m = {m}, n = {n} ({variant}) has no checker verdict: run `kernelbounds certificates --write certificates`")
+    best = None
+    for stated, entry in sorted(found.items()):
+        if not isinstance(entry, dict) or not isinstance(entry.get("claim"), dict) or kernel not in (entry["claim"].get("kernels") or ()):
+            continue
+        expected = c["bound"] - (stated != "nonnegative")
+        value, verdict = _stored_verdict(entry, f"code cell at m = {m}, n = {n} ({variant}, {stated} certificate)", "lower", m, n, variant, kernel, expected)
+        if best is None or value > best[1]:
+            best = (stated, value, verdict)
+    if best is None:
+        raise StaleIndex(f"{stored.NAME}: no stored code certificate at m = {m}, n = {n} ({variant}) covers the {kernel} kernel class: run `kernelbounds certificates --verify`")
+    return best
 
 
 def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
-    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8).  For a
-    signed class the same code and chains bound the D-ratio matrix, of rank <= r + 1
-    (THEORY L8), so r >= bound - 1.  Above m = 64 the search is not run: the stored m = 64
-    cell holds by restriction (THEORY U5), and the committed direct sums (THEORY L9) carry
-    the lower side there."""
+    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8), its value
+    the checker's claim on the code's certificate.  For a signed class the same code and
+    chains bound the D-ratio matrix, of rank <= r + 1 (THEORY L8), so r >= bound - 1 (the
+    certificate restated for the widest signed class).  Above m = 64 the search is not run:
+    the stored m = 64 cell holds by restriction (THEORY U5), and the committed direct sums
+    (THEORY L9) carry the lower side there."""
     source = min(m, stored.MAX_M)
-    if _stored().covers(source, n):
-        c = _stored().cells[(source, n, variant)]["codes"]
-    else:
-        from ..progress import bar
-
-        with bar(None, f"code search (THEORY L4) at m = {source}, n = {n}", "search"):
-            c = stored.code_entry(source, n, variant)
+    c = _cell(source, n, variant)["codes"]
     if c is None or (kernel != "nonnegative" and c["bound"] <= 2):  # r >= 1 needs no code
         return []
+    stated, value, verdict = _code_verdict(c, source, n, variant, kernel)
     note = _closure_note(source, m, "lower")
+    build = partial(_code_certificate, source, n, variant, verdict["sha256"], stated)
     if kernel == "nonnegative":
-        return [Side(c["bound"], "codes", "L4", None, source, detail="; ".join(filter(None, [c["detail"], note])),
-                     rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} -o FILE", code=c["summary"],
-                     _build=partial(_code_certificate, source, n, variant, c["sha256"]))]
+        return [Side(value, "codes", "L4", None, source, detail="; ".join(filter(None, [c["detail"], note])),
+                     rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} -o FILE", code=c["summary"], verdict=verdict, _build=build)]
     detail = f"{c['detail']}; the D-ratio matrix has rank <= r + 1 (THEORY L8), so r >= {c['bound']} - 1"
-    return [Side(c["bound"] - 1, "codes (D-ratios)", "L8", None, source, detail="; ".join(filter(None, [detail, note])),
-                 rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"],
-                 _build=partial(_code_certificate, source, n, variant, c["sha256"], kernel))]
+    return [Side(value, "codes (D-ratios)", "L8", None, source, detail="; ".join(filter(None, [detail, note])),
+                 rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"], verdict=verdict, _build=build)]
 
 
-def _code_certificate(m: int, n: int, variant: str, sha: str, kernel: str = "nonnegative") -> dict:
-    """The code search's certificate, rebuilt; the nonnegative one's bytes must have the
-    stored sha256, and a signed class's states the same code for that class (THEORY L8)."""
-    from ..certificate import canonical_json
+def _code_certificate(m: int, n: int, variant: str, sha: str, stated: str) -> dict:
+    """The code search's certificate stated for ``stated`` (THEORY L8), rebuilt; its bytes
+    must have the sha256 the checker's stored verdict is on."""
     from ..lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
-    if index.sha256(canonical_json(assemble.any_certificate(lb)).encode("ascii")) != sha:
-        raise StaleIndex(f"the code search's certificate at m = {m}, n = {n} ({variant}) differs from the stored one (COMPUTED): run `kernelbounds certificates`")
-    return assemble.any_certificate(lb, kernel=None if kernel == "nonnegative" else kernel)
+    doc = assemble.any_certificate(lb, kernel=None if stated == "nonnegative" else stated)
+    return _same_bytes(doc, sha, f"the code search's certificate at m = {m}, n = {n} ({variant}, {stated} kernel)")
 
 
 def _lower_candidates(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
@@ -318,11 +380,12 @@ def _committed_upper(claims, m: int, n: int) -> list[Side]:
         if k.kind == "level-family":
             value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
             build = partial(_read, k) if k.m == m else partial(_restricted_level_family, k, m)
-            out.append(Side(value, "level family", "U4", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=build, _known=k))
+            out.append(Side(value, "level family", "U4", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, verdict=_file_verdict(k), _build=build, _known=k))
         elif k.kind == "construction":  # U1's file (rank one, n <= 2)
-            out.append(Side(k.value, "U1 rank one", "U1", k.cited, k.m, k.nonnegative_features, "", None, _build=partial(_read, k), _known=k))
+            out.append(Side(k.value, "U1 rank one", "U1", k.cited, k.m, k.nonnegative_features, "", None, verdict=_file_verdict(k), _build=partial(_read, k), _known=k))
         else:
-            out.append(Side(k.value, "explicit head", "U5", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, _build=partial(_read, k), _known=k))
+            out.append(Side(k.value, "explicit head", "U5", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, verdict=_file_verdict(k),
+                            _build=partial(_read, k), _known=k))
     return out
 
 
@@ -340,8 +403,9 @@ def _computed_upper(m: int, n: int) -> list[Side]:
     out = []
     if 3 <= n <= 8 and m <= 64:  # THEORY U4': the explicit nonnegative chain, closed form, exact extreme-class check
         c = _chain(m, n)
-        out.append(Side(c["rank"], "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {c['support']} (no LP)",
-                        f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE", _build=partial(_chain_certificate, m, n)))
+        value, verdict = _stored_verdict(c, f"explicit chain at m = {m}, n = {n}", "upper", m, n, "position-independent", "nonnegative", c["rank"])
+        out.append(Side(value, "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {c['support']} (no LP)",
+                        f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE", verdict=verdict, _build=partial(_chain_certificate, m, n, verdict["sha256"])))
     return out + [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
                  f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
 
@@ -352,10 +416,10 @@ def _chain(m: int, n: int) -> dict:
     return cells.chains[(m, n)] if cells.covers(m, n) else stored.chain_entry(m, n)
 
 
-def _chain_certificate(m: int, n: int) -> dict:
+def _chain_certificate(m: int, n: int, sha: str) -> dict:
     from ..upperbounds import chain
 
-    return chain.explicit(m, n).certificate()
+    return _same_bytes(chain.explicit(m, n).certificate(), sha, f"the explicit chain's certificate at m = {m}, n = {n}")
 
 
 def _construction_certificate(name: str, m: int, n: int) -> dict:

@@ -1,4 +1,5 @@
-"""The hub's computed sources at m <= 64, n <= 8, stored (docs/index-format.md, "COMPUTED").
+"""The hub's computed sources at m <= 64, n <= 8, stored with the checker's verdicts
+(docs/index-format.md, "COMPUTED").
 
 Three sources of ``kernelbounds.hub.answer`` are computed rather than committed: the code search
 of THEORY L4-L6 (``lowerbounds.assemble.best``, seconds to a minute per m at large m), the
@@ -9,9 +10,17 @@ are stored in the file ``COMPUTED`` beside the committed certificates, written b
 ``kernelbounds certificates --write`` and compared byte for byte by ``kernelbounds
 certificates`` (the same regeneration, so the file is always the generators' output).
 
-Per cell the code entry records the bound, the description the hub prints (the code's
-side of ``bound --json``) and the sha256 of the canonical certificate the generator writes
-for it (``bound -o`` rebuilds that certificate and verifies the hash before writing it).
+**Every stored number is a checker verdict.**  For each stored source the generator writes
+its canonical certificate, the trusted checker (``kernelbounds.checker.check_bytes``)
+checks exactly those bytes once, here, and the row stores the certificate's sha256 beside
+the checker's re-derived claim; the hub prints the claim's value, never the generator's.
+A code cell stores two certificates: the nonnegative one (value = the code bound) and,
+when the bound exceeds 2, the one restated for the widest signed class the variant admits
+(THEORY L8: value = bound - 1; its claim lists every class it covers).  The orthant row is
+stored only where it can decide a side (floor(m/2) >= the code bound - 1).  ``bound -o``
+rebuilds a certificate and refuses it unless its sha256 is the stored one;
+``kernelbounds certificates --verify`` rebuilds and re-checks every stored verdict.
+
 Per committed lower-bound file the code description is stored too (keyed by name and
 sha256), so the hub never reads a committed certificate to describe its code.
 """
@@ -21,11 +30,11 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, KernelboundsError
 
 
 FORMAT = "kernelbounds-computed"
-VERSION = 1
+VERSION = 2
 NAME = "COMPUTED"
 MAX_M = 64
 NS = range(3, 9)  # lower bounds beyond the trivial r >= 1 need n >= 3
@@ -45,43 +54,77 @@ def code_detail(lb) -> str:
     return f"code {info['code']}: N = {info['size']}, {info['form']} form, least chain product {lb.min_product}, Hadamard power k = {lb.k}"
 
 
-def code_entry(m: int, n: int, variant: str) -> dict | None:
-    """The code search's best bound at (m, n, variant), or None when no code fits."""
+class CertificateRejected(KernelboundsError, RuntimeError):
+    """The checker did not accept a certificate the generator wrote for a stored source (a
+    generator's bug: nothing is stored or printed from it)."""
+
+
+def verdict(doc: dict, label: str) -> dict:
+    """The checker's verdict on the canonical bytes of ``doc``: their sha256 and the claim
+    the checker re-derived (CertificateRejected unless it accepts them)."""
     from ..certificate import canonical_json
+    from ..checker import check_bytes
+
+    data = canonical_json(doc).encode("ascii")
+    v = check_bytes(data, label)
+    if not v.ok:
+        raise CertificateRejected(f"{label}: the checker did not accept the generator's certificate (exit {int(v.code)}): {v.pointer} {v.reason}")
+    return {"sha256": sha256(data), "claim": v.claim}
+
+
+def signed_kernel(variant: str) -> str:
+    """The widest signed kernel class a code certificate can state for the variant (THEORY L8 (b):
+    denominators of either sign are not covered for position-dependent heads)."""
+    return "signed" if variant == "position-dependent" else "signed-any-denominator"
+
+
+def code_entry(m: int, n: int, variant: str, check: bool = True) -> dict | None:
+    """The code search's best bound at (m, n, variant), or None when no code fits; with
+    ``check``, the checker's verdicts on its nonnegative and signed certificates."""
     from ..lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
     if not lb.size:
         return None
-    text = canonical_json(assemble.any_certificate(lb))
-    return {"bound": lb.bound, "detail": code_detail(lb), "summary": assemble.summary(lb), "sha256": sha256(text.encode("ascii"))}
+    kernels = ["nonnegative"] + ([signed_kernel(variant)] if lb.bound > 2 else [])
+    label = f"code search at m = {m}, n = {n} ({variant})"
+    certificates = {k: verdict(assemble.any_certificate(lb, kernel=None if k == "nonnegative" else k), f"{label}, {k} kernel") for k in kernels} if check else None
+    return {"bound": lb.bound, "detail": code_detail(lb), "summary": assemble.summary(lb), "certificates": certificates}
 
 
-def orthant_entry(m: int, n: int, variant: str) -> dict | None:
-    """THEORY L7 at (m, n, variant): bound floor(m/2) and the witness family's size."""
-    if not 4 <= m <= ORTHANT_MAX_M:
+def orthant_entry(m: int, n: int, variant: str, code_bound: int = 0, check: bool = True) -> dict | None:
+    """THEORY L7 at (m, n, variant): bound floor(m/2) and the witness family's size, where
+    it can decide a side (floor(m/2) >= code_bound - 1: the signed code side is one less),
+    with the checker's verdict on its certificate."""
+    if not 4 <= m <= ORTHANT_MAX_M or m // 2 < code_bound - 1:
         return None
     from ..lowerbounds import signrank
 
     o = signrank.orthant(m, n, variant)
-    return {"bound": o.bound, "witness_inputs": o.witness_count}
+    found = verdict(o.certificate(), f"orthant family at m = {m}, n = {n} ({variant})") if check else {}
+    return {"bound": o.bound, "witness_inputs": o.witness_count} | found
 
 
-def chain_entry(m: int, n: int) -> dict:
-    """THEORY U4': the explicit nonnegative chain's rank and support at (m, n)."""
+def chain_entry(m: int, n: int, check: bool = True) -> dict:
+    """THEORY U4': the explicit nonnegative chain's rank and support at (m, n), with the
+    checker's verdict on its certificate."""
     from ..upperbounds import chain
 
     c = chain.explicit(m, n)
-    return {"rank": c.rank, "support": list(c.support)}
+    found = verdict(c.certificate(), f"explicit chain at m = {m}, n = {n}") if check else {}
+    return {"rank": c.rank, "support": list(c.support)} | found
+
+
+@lru_cache(maxsize=256)
+def cell_entry(m: int, n: int, variant: str) -> dict:
+    """One cell's lower sources, computed and checked now (beyond the stored grid)."""
+    codes = code_entry(m, n, variant)
+    return {"m": m, "n": n, "variant": variant, "codes": codes, "orthant": orthant_entry(m, n, variant, codes["bound"] if codes else 0)}
 
 
 def _row(m: int) -> list[dict]:
     """Every stored cell at this m (one process: the code search's caches are per m)."""
-    out = []
-    for n in NS:
-        for variant in VARIANTS:
-            out.append({"m": m, "n": n, "variant": variant, "codes": code_entry(m, n, variant), "orthant": orthant_entry(m, n, variant)})
-    return out
+    return [cell_entry.__wrapped__(m, n, variant) for n in NS for variant in VARIANTS]
 
 
 def _chain_row(m: int) -> list[dict]:
@@ -101,8 +144,8 @@ def build(code_files: dict[str, bytes], jobs: int | None = None, scheduler: str 
     from ..progress import pmap
 
     ms = list(range(MAX_M, 0, -1))  # large m first: they take longest
-    rows = pmap(_row, ms, jobs, "COMPUTED: code search (L4) and L7", "m", scheduler=scheduler)
-    chains = pmap(_chain_row, ms, jobs, "COMPUTED: chains (U4')", "m", scheduler=scheduler)
+    rows = pmap(_row, ms, jobs, "COMPUTED: code search (L4) and L7, each certificate checked", "m", scheduler=scheduler)
+    chains = pmap(_chain_row, ms, jobs, "COMPUTED: chains (U4'), each certificate checked", "m", scheduler=scheduler)
     files = pmap(_code_file, sorted(code_files.items()), jobs, "COMPUTED: committed codes", "file", scheduler=scheduler)
     cells = sorted((c for row in rows for c in row), key=lambda c: (c["m"], c["n"], VARIANTS.index(c["variant"])))
     return {
