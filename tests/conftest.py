@@ -50,14 +50,22 @@ def pytest_runtest_call(item):
     handle.inner_test = counter.wrap(original)
     outcome = yield
     handle.inner_test = original
-    if counter.calls:
-        REACHED[item.nodeid] = (counter.reached, counter.calls)
+    if counter.calls:  # carried by the report, so that under xdist the controller counts it too
+        item.user_properties.append(("hypothesis-reach", (counter.reached, counter.calls)))
     if outcome.excinfo is None and counter.calls:
         share = counter.reached / counter.calls
         if share < MIN_REACH:
             outcome.force_exception(
                 AssertionError(f"only {counter.reached} of {counter.calls} examples ({share:.0%}) reached the assertions (need {MIN_REACH:.0%})")
             )
+
+
+def pytest_runtest_logreport(report):
+    """Collects the counts in the process that prints the summary (this one, or the xdist controller)."""
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if name == "hypothesis-reach":
+                REACHED[report.nodeid] = tuple(value)
 
 
 def pytest_terminal_summary(terminalreporter):

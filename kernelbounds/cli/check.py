@@ -23,7 +23,7 @@ EPILOG = """exit codes: (the most severe over all files) 0 valid, 1 invalid (a c
 runtime guard --time-limit / --memory-limit, enforced while the check runs), 4 internal error.
 limits: NAME=VALUE for any field of kernelbounds.checker.limits.Limits (e.g. work_budget=1200000000).
 example: kernelbounds check witness-m24-n3-r8.json
-example: kernelbounds check certificates/*.json --json   (in a checkout of the repository)"""
+example: kernelbounds check transcript-q3-s4.json rank-tensor-m08.json --json   (JSON Lines; in a checkout: certificates/*.json)"""
 
 
 def register(sub) -> None:

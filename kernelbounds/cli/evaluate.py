@@ -31,7 +31,7 @@ the checker's resource limit on the family file, 4 internal error,
 5 the head contradicts the certified bound (keep the head file and report it).
 example: kernelbounds evaluate --family witness-m24-n3-r8.json --list-tokens
 example: kernelbounds evaluate --head head.json --family witness-m24-n3-r8.json --json   (head.json: a head file on those tokens, README writes one; exit 1: it fails)
-example: kernelbounds evaluate --all --m 8 --n 3 --head head.json -o head-cert.json"""
+example: kernelbounds evaluate --all --m 8 --n 3 --head head8.json -o head-cert.json   (head8.json: a head on every token at m = 8, README writes one)"""
 
 
 def register(sub) -> None:
