@@ -8,7 +8,7 @@ agree with the oracle's, and a deletion the replay ignores must be one the forma
 ignore (an unknown clause, a unit, or a clause with a true literal: possibly the reason of
 a top-level assignment).  A sequence ends at the first conflict (the empty clause).
 
-The sequences are drawn so that the watch lists matter: a formula of 3-literal clauses over
+The second test draws sequences in which the watch lists matter: a formula of 3-literal clauses over
 few variables (every literal watched by several clauses), then mostly lemmas that are RUP by
 construction (resolvents: the conflict comes after a watch has moved, in the middle of a
 watch list), copies of clauses deleted one at a time, and deleted clauses checked again."""
@@ -53,15 +53,69 @@ three = st.lists(st.sampled_from(LITERALS), min_size=3, max_size=3, unique_by=ab
 
 # "add-implied" adds (-x, y) for a literal x true at the top level, so that y is propagated
 # with that clause as its reason; "delete-satisfied" deletes a live clause with a true
-# literal (every reason is one: the replay must ignore the deletion of a reason);
-# "add-copy" adds a live clause again (copies of one clause, deleted one at a time);
+# literal (every reason is one: the replay must ignore the deletion of a reason)
+OPS = ("add", "add-implied", "lemma", "delete-live", "delete-satisfied", "delete-any")
+step = st.tuples(st.sampled_from(OPS), clause, st.integers(0, 63))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(step, min_size=1, max_size=20))
+def test_replay_agrees_with_naive_propagation_on_random_sequences(steps):
+    """Each step: an operation, a clause (the one added, checked or deleted; an empty clause
+    stands for a unit where the operation needs one) and a pick among the live clauses."""
+    db = clausal.Replay(VARIABLES)
+    live: list[tuple[int, ...]] = []
+    for op, c, pick in steps:
+        if op == "add-implied":
+            top = sorted(_propagate(live) or ())
+            others = [y for y in LITERALS if top and abs(y) != abs(top[pick % len(top)])]
+            op, c = ("add", (-top[pick % len(top)], others[(pick // 7) % len(others)])) if top else ("add", c)
+        if op == "delete-satisfied":
+            top = _propagate(live) or set()
+            satisfied = [d for d in live if len(d) >= 2 and any(x in top for x in d)]
+            op, c = ("delete-any", satisfied[pick % len(satisfied)]) if satisfied else ("add", c)
+        if op == "delete-live" and not live:
+            op = "add"
+        if op != "lemma" and not c:
+            c = (1 + pick % VARIABLES,)
+        if op == "add":  # a clause of the formula
+            db.add(c)
+            live.append(c)
+        elif op == "lemma":  # a lemma: added only when it is RUP, as refute() does
+            expected = _propagate(live, c) is None
+            assert db.rup(c) == expected, (live, c)
+            if not expected:
+                continue
+            db.add(c)
+            live.append(c)
+        else:
+            if op == "delete-live":
+                c = live[pick % len(live)]
+            ignored = db.ignored
+            db.delete(c)
+            key = sorted(c)
+            copies = [i for i, d in enumerate(live) if sorted(d) == key]
+            if db.ignored > ignored:  # ignored: an unknown clause, a unit, or a possible reason
+                top = _propagate(live)
+                assert not copies or len(c) == 1 or (top is not None and any(x in top for x in c)), (live, c)
+            else:
+                assert copies and len(c) >= 2, (live, c)
+                del live[copies[-1]]
+        top = _propagate(live)
+        assert db.conflict == (top is None), live
+        if top is None:
+            break  # the empty clause: a proof would end here
+        assert _trail(db) == top, (live, sorted(db.trail), sorted(top))
+
+
+# The second test's operations, besides those above: # "add-copy" adds a live clause again (copies of one clause, deleted one at a time);
 # "lemma-resolvent" checks the resolvent of two live clauses on a clashing variable (RUP by
 # construction, through two propagation steps), "lemma-shortened" a live clause less one
 # literal (RUP or not), "lemma-deleted" a clause deleted earlier (RUP only if the clauses
 # left imply it).  Lemma operations are listed more than once: drawn more often.
-OPS = ("add", "add-implied", "add-copy", "delete-live", "delete-satisfied", "delete-any",
+OPS_WATCHED = ("add", "add-implied", "add-copy", "delete-live", "delete-satisfied", "delete-any",
        "lemma", "lemma-resolvent", "lemma-resolvent", "lemma-resolvent", "lemma-shortened", "lemma-shortened", "lemma-deleted", "lemma-deleted")
-step = st.tuples(st.sampled_from(OPS), clause, st.integers(0, 63))
+step_watched = st.tuples(st.sampled_from(OPS_WATCHED), clause, st.integers(0, 63))
 
 
 def _resolvents(live: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -110,8 +164,8 @@ def _concrete(op: str, c: tuple[int, ...], pick: int, live: list[tuple[int, ...]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(three, min_size=6, max_size=12), st.lists(step, min_size=1, max_size=30))
-def test_replay_agrees_with_naive_propagation_on_random_sequences(formula, steps):
+@given(st.lists(three, min_size=6, max_size=12), st.lists(step_watched, min_size=1, max_size=30))
+def test_replay_agrees_with_naive_propagation_after_a_formula_of_three_literal_clauses(formula, steps):
     """A formula of 3-literal clauses, then steps: an operation, a clause (the one added,
     checked or deleted; an empty clause stands for a unit where the operation needs one) and
     a pick among the live or deleted clauses.
