@@ -62,6 +62,21 @@ def level_classes(m: int, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
             yield p, levels
 
 
+def extreme_class_inputs(m: int, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Every token-level extreme-class input (q, a, b^(n-2)) on m bits once (the others as a
+    sorted multiset): for a per-token separable claim the worst input with least level t is
+    of this form (THEORY U5), so the explicit-head check and both rank-one LPs need only these."""
+    tokens = range(1 << m)
+    for q in tokens:
+        seen = set()
+        for a in tokens:
+            for b in tokens:
+                others = tuple(sorted((a,) + (b,) * (n - 2)))
+                if others not in seen:
+                    seen.add(others)
+                    yield q, others
+
+
 def class_count(m: int, n: int) -> int:
     """sum_{p=0}^{m} C(p + n - 1, n - 1) = C(m + n, n)."""
     return comb(m + n, n)

@@ -376,10 +376,10 @@ def job_check_symmetric_m8():
 
 
 def job_farkas_m4_n8():
-    from kernelbounds.upperbounds import rankone as farkas
+    from kernelbounds.lowerbounds import rankonefarkas
 
     def run():
-        cert = farkas.farkas(4, 8)
+        cert = rankonefarkas.farkas(4, 8)
         return f"{len(cert.multipliers)} exact multipliers (HiGHS vertex, FLINT null space)" if cert else "no certificate"
 
     return run

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from ..upperbounds import rankone as farkas
-from ..upperbounds import generalheads, headsearch
+from ..lowerbounds import rankonefarkas
+from ..upperbounds import generalheads, headsearch, rankone
 from ..certificate import rational
 from ._common import emit_json, one_stdout, output_options, positive, size_options, write_doc
 
@@ -46,7 +46,7 @@ def register(sub) -> None:
 def run_rank_one(args) -> int:
     one_stdout(args)
     say = (lambda *a, **k: None) if args.json or args.output == "-" else print
-    head = farkas.rank_one_head(args.m, args.n)
+    head = rankone.rank_one_head(args.m, args.n)
     if head is not None:
         err = generalheads.worst_error(head)[0]
         say(f"m = {args.m}, n = {args.n}: a rank-one head solves every input, worst error {err} (exact): r* = 1")
@@ -55,13 +55,13 @@ def run_rank_one(args) -> int:
         if args.json:
             emit_json({"m": args.m, "n": args.n, "verdict": "rank-one head", "worst_error": rational(err), "output": args.output})
         return 0
-    cert = farkas.farkas(args.m, args.n)
+    cert = rankonefarkas.farkas(args.m, args.n)
     if cert is None:
         print(f"kernelbounds: the rank-one LP has no positive margin at m = {args.m}, n = {args.n}, but no exact Farkas certificate was found", file=sys.stderr)
         return 1
     say(f"m = {args.m}, n = {args.n}: no rank-one head (exact Farkas combination of {len(cert.multipliers)} input inequalities): r* >= 2")
     if args.output:
-        write_doc(farkas.certificate(cert), args.output)
+        write_doc(rankonefarkas.certificate(cert), args.output)
     if args.json:
         emit_json({"m": args.m, "n": args.n, "verdict": "infeasible", "multipliers": len(cert.multipliers), "output": args.output})
     return 0

@@ -73,16 +73,15 @@ def _upper_above_64(m: int, n: int, nonnegative: bool) -> Entry:
 
 
 def _rank_one_head(m: int, n: int) -> Entry:
-    from ..upperbounds import rankone as farkas
-    from ..upperbounds import generalheads
+    from ..upperbounds import generalheads, rankone
 
-    return Entry(f"explicit-rank1-m{m:02d}-n{n}.json", lambda: generalheads.certificate(farkas.rank_one_head(m, n)))
+    return Entry(f"explicit-rank1-m{m:02d}-n{n}.json", lambda: generalheads.certificate(rankone.rank_one_head(m, n)))
 
 
 def _rank_one_farkas(m: int, n: int) -> Entry:
-    from ..upperbounds import rankone as farkas
+    from ..lowerbounds import rankonefarkas
 
-    return Entry(f"rank-one-infeasible-m{m:02d}-n{n}.json", lambda: farkas.certificate(farkas.farkas(m, n)))
+    return Entry(f"rank-one-infeasible-m{m:02d}-n{n}.json", lambda: rankonefarkas.certificate(rankonefarkas.farkas(m, n)))
 
 
 def _general_head(m: int, n: int, r: int, path) -> Entry:

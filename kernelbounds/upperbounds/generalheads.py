@@ -11,14 +11,14 @@ y = sum_{z in q+M} w_q(z) F(q, z) / sum w_q(z) with w_q(z) = <phi_Q(q), psi_K(z)
 level t is (q, a, b, ..., b) with <q,a> = t, <q,b> >= t: the least (or largest) term at
 level t once and the least term at levels >= t n-2 times.  So every claim over all
 2^m C(2^m+n-2, n-1) inputs is decided exactly in O(4^m m) steps, and the LPs of the search
-(:mod:`.headsearch`) need only the family of inputs (q, a, b^(n-2)) (:func:`extreme_class_inputs`).
+(:mod:`.headsearch`) need only the family of inputs (q, a, b^(n-2)) (:func:`kernelbounds.classes.extreme_class_inputs`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from ..bits import to_str
 from ..errors import InvalidArgument
 
 
@@ -27,25 +27,6 @@ HALF = Fraction(1, 2)
 
 def level(q: int, z: int) -> int:
     return (q & z).bit_count()
-
-
-def target(q: int, others: tuple[int, ...]) -> int:
-    """t = min_j <q, x_j> over the input (q itself included, THEORY §1)."""
-    return min([q.bit_count()] + [level(q, z) for z in others])
-
-
-def extreme_class_inputs(m: int, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """Every input (q, a, b^(n-2)) once (as a multiset): the family on which all the
-    per-token separable worst cases live (module docstring)."""
-    tokens = range(1 << m)
-    for q in tokens:
-        seen = set()
-        for a in tokens:
-            for b in tokens:
-                others = tuple(sorted((a,) + (b,) * (n - 2)))
-                if others not in seen:
-                    seen.add(others)
-                    yield q, others
 
 
 @dataclass(frozen=True)
@@ -151,11 +132,6 @@ def value_dim(F) -> int:
     return flint.fmpz_mat(rows).rank() - 1
 
 
-def token_string(x: int, m: int) -> str:
-    """Character i is bit i (docs/certificate-format-v1.md)."""
-    return "".join("1" if (x >> i) & 1 else "0" for i in range(m))
-
-
 def certificate(head: ExplicitHead) -> dict:
     """A v2 `explicit-head` certificate: the tables, the exact worst error and an input
     attaining it, the feature rank and the value dimension."""
@@ -183,7 +159,7 @@ def document(head: ExplicitHead, err: Fraction, worst: tuple[int, tuple[int, ...
         },
         claims={
             "worst_error": rational(err),
-            "worst_input": {"query": token_string(q, head.m), "others": [token_string(z, head.m) for z in others]},
+            "worst_input": {"query": to_str(q, head.m), "others": [to_str(z, head.m) for z in others]},
             "feature_rank": head.rank,
             "value_dim": value_dim(head.F),
             "nonnegative_features": head.nonnegative_features,

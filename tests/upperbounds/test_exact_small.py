@@ -1,8 +1,7 @@
-"""Exact r* at the smallest m (THEORY U5): explicit heads, rank-one Farkas certificates,
+"""Exact r* at the smallest m (THEORY U5): explicit heads, rank-one heads (the Farkas side is in tests/lowerbounds/test_rank_one_farkas.py),
 the extreme-class-input reduction, and the two v2 checker rules."""
 
 import copy
-import functools
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
@@ -10,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.upperbounds import rankone as farkas
-from kernelbounds.upperbounds import generalheads, headsearch
-from kernelbounds.certificate import canonical_json, header
+from kernelbounds.lowerbounds import rankonefarkas
+from kernelbounds.model import min_ip_target
+from kernelbounds.upperbounds import generalheads, headsearch, rankone
+from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
-from kernelbounds.upperbounds.generalheads import ExplicitHead, target, worst_error
+from kernelbounds.upperbounds.generalheads import ExplicitHead, worst_error
 
 
 def verdict(doc, **limits):
@@ -24,7 +24,7 @@ def verdict(doc, **limits):
 def brute_worst(head: ExplicitHead) -> Fraction:
     """max |y - t| over every query and every multiset of n-1 other tokens, literally."""
     tokens = range(1 << head.m)
-    return max(abs(head.output(q, o) - target(q, o)) for q in tokens for o in combinations_with_replacement(tokens, head.n - 1))
+    return max(abs(head.output(q, o) - min_ip_target((q, *o), 0)) for q in tokens for o in combinations_with_replacement(tokens, head.n - 1))
 
 
 positive = st.fractions(Fraction(1, 8), 4, max_denominator=8)
@@ -49,7 +49,7 @@ def test_the_worst_input_is_an_extreme_class_input_and_dinkelbach_finds_it_exact
     (q, a, b^(n-2)) that worst_error searches, and its witness attains it."""
     err, (q, others) = worst_error(head)
     assert err == brute_worst(head)
-    assert abs(head.output(q, others) - target(q, others)) == err
+    assert abs(head.output(q, others) - min_ip_target((q, *others), 0)) == err
 
 
 @settings(max_examples=15)
@@ -67,28 +67,10 @@ def test_checker_accepts_a_head_iff_its_true_worst_error_is_below_one_half(head)
     assert verdict(lower).code == 1
 
 
-@pytest.mark.parametrize("n", [3, 8, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)])
-def test_rank_one_fails_at_m4_with_an_exact_sparse_farkas_certificate(n):
-    cert = farkas.farkas(4, n)
-    assert cert is not None and len(cert.multipliers) <= 16 + 256 + 1  # Caratheodory
-    psi, u = farkas.combination(4, cert.multipliers)
-    assert not any(u.values()) and all(c <= 0 for c in psi.values())
-    v = verdict(farkas.certificate(cert))
-    assert v.code == 0 and v.kind == "rank-one-infeasible", v.render()
-    assert "r*(m', " in v.summary
-
-
-def test_the_n3_farkas_certificate_is_the_two_token_argument():
-    """q = 1010 and its complement c: query q needs psi(c) > psi(q), query c the reverse."""
-    cert = farkas.farkas(4, 3)
-    assert len(cert.multipliers) == 6
-    assert {q for (q, _), _, _ in cert.multipliers} == {0b0101, 0b1010}
-
-
 @pytest.mark.parametrize("n", [3, 5, 8])
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_rank_one_solves_m_up_to_3_and_the_checker_agrees_on_both_routes(m, n):
-    head = farkas.rank_one_head(m, n)
+    head = rankone.rank_one_head(m, n)
     assert head is not None and head.rank == 1
     v = verdict(generalheads.certificate(head))
     assert v.code == 0, v.render()
@@ -96,98 +78,11 @@ def test_rank_one_solves_m_up_to_3_and_the_checker_agrees_on_both_routes(m, n):
 
 
 def test_rank_one_lp_has_no_positive_margin_at_m4():
-    assert farkas.rank_one_head(4, 3) is None
-
-
-def _farkas_doc():
-    return farkas.certificate(farkas.farkas(4, 3))
-
-
-def test_every_change_to_a_farkas_multiplier_or_side_is_rejected():
-    doc = _farkas_doc()
-    for i, item in enumerate(doc["inequalities"]):
-        bumped = copy.deepcopy(doc)
-        bumped["inequalities"][i]["multiplier"] += 1
-        assert verdict(bumped).code == 1
-        flipped = copy.deepcopy(doc)
-        flipped["inequalities"][i]["side"] = "upper" if item["side"] == "lower" else "lower"
-        assert verdict(flipped).code == 1
-        dropped = copy.deepcopy(doc)
-        del dropped["inequalities"][i]
-        v = verdict(dropped)
-        assert v.code == 1 and v.pointer.startswith("/inequalities"), v.render()
-
-
-def test_farkas_rejects_nonpositive_multipliers_duplicates_and_version_1():
-    doc = _farkas_doc()
-    zero = copy.deepcopy(doc)
-    zero["inequalities"][0]["multiplier"] = 0
-    assert verdict(zero).code == 2
-    dup = copy.deepcopy(doc)
-    dup["inequalities"].append(dup["inequalities"][0])
-    assert verdict(dup).code == 1
-    old = copy.deepcopy(doc)
-    old["version"] = 1
-    assert verdict(old).code == 2
-    wrong = copy.deepcopy(doc)
-    wrong["claims"]["lower_bound"] = 3
-    assert verdict(wrong).code == 1
-
-
-@functools.cache
-def _m4_multipliers():
-    return farkas.farkas(4, 3).multipliers
-
-
-@st.composite
-def farkas_rows(draw):
-    """(m, n, rows (input, side, y)) for a rank-one-infeasible file: either random distinct
-    rows at m <= 3 (each input on one side, or on both with one multiplier, so that every
-    u cancels and F3 decides), or the m = 4, n = 3 Farkas rows scaled, one multiplier
-    perhaps raised by one."""
-    if draw(st.booleans()):
-        rows = _m4_multipliers()
-        scale, bump = draw(st.integers(1, 5)), draw(st.integers(-len(rows), len(rows) - 1))  # bump < 0: none
-        rows = [(x, side, y * scale + (i == bump)) for i, (x, side, y) in enumerate(rows)]
-        return 4, 3, rows
-    m, n = draw(st.integers(1, 3)), draw(st.integers(2, 4))
-    token = st.integers(0, (1 << m) - 1)
-    others = st.lists(token, min_size=n - 1, max_size=n - 1).map(lambda o: tuple(sorted(o)))
-    inputs = draw(st.lists(st.tuples(token, others), min_size=1, max_size=6, unique=True))
-    both = draw(st.booleans())
-    rows = []
-    for x in inputs:
-        y = draw(st.integers(1, 4))
-        rows += [(x, side, y) for side in (("lower", "upper") if both else (draw(st.sampled_from(("lower", "upper"))),))]
-    return m, n, rows
-
-
-@settings(max_examples=80, deadline=None)
-@given(farkas_rows())
-def test_checker_and_generator_combine_farkas_rows_alike(drawn):
-    """The checker's rule (its own copy of the combination, kept independent) and
-    farkas.combination agree on random rows: the file is valid iff the generator's
-    combination is 0 on every u and <= 0 on every psi; otherwise the checker names the
-    generator's first nonzero u coefficient, or else its first positive psi coefficient."""
-    m, n, rows = drawn
-    psi, u = farkas.combination(m, rows)
-    tok = lambda z: generalheads.token_string(z, m)  # noqa: E731
-    lines = [{"query": tok(q), "others": [tok(z) for z in others], "side": side, "multiplier": y} for (q, others), side, y in rows]
-    v = verdict(header("rank-one-infeasible", version=2) | {"m": m, "n": n, "positions": "all", "inequalities": lines, "claims": {"lower_bound": 2}})
-    bad_u = sorted((key, c) for key, c in u.items() if c != 0)
-    bad_psi = sorted((z, c) for z, c in psi.items() if c > 0)
-    if bad_u:
-        (q, z), c = bad_u[0]
-        assert v.code == 1 and f"coefficient on u(q={q}, z={z}) is {c}, not 0" in v.reason, v.render()
-    elif bad_psi:
-        z, c = bad_psi[0]
-        assert v.code == 1 and f"coefficient on psi(z={z}) is {c} > 0" in v.reason, v.render()
-    else:
-        assert v.code == 0, v.render()
+    assert rankone.rank_one_head(4, 3) is None
 
 
 def _head_doc():
-    return generalheads.certificate(farkas.rank_one_head(3, 3))
+    return generalheads.certificate(rankone.rank_one_head(3, 3))
 
 
 def test_a_negative_kernel_value_is_rejected_at_the_query_row():
@@ -239,7 +134,7 @@ def test_extreme_class_route_alone_decides_beyond_the_exhaustive_limit():
 
 
 def test_tables_round_trip():
-    head = farkas.rank_one_head(2, 3)
+    head = rankone.rank_one_head(2, 3)
     assert generalheads.from_tables(generalheads.tables(head)) == head
     assert generalheads.from_tables(generalheads.certificate(head)) == head
 
@@ -329,7 +224,7 @@ def _explicit_oracle(doc) -> bool:
     c = doc["claims"]
     q, others = c["worst_input"]["query"], c["worst_input"]["others"]
     tok = lambda s: int(s[::-1], 2)
-    err_at = abs(head.output(tok(q), tuple(tok(z) for z in others)) - target(tok(q), tuple(tok(z) for z in others)))
+    err_at = abs(head.output(tok(q), tuple(tok(z) for z in others)) - min_ip_target(tuple(tok(x) for x in (q, *others)), 0))
     return (Fraction(c["worst_error"]) == found[0] == err_at and c["feature_rank"] == head.rank
             and c["value_dim"] == generalheads.value_dim(head.F) and c["nonnegative_features"] == head.nonnegative_features)
 
@@ -337,11 +232,11 @@ def _explicit_oracle(doc) -> bool:
 def _farkas_oracle(doc) -> bool:
     tok = lambda s: int(s[::-1], 2)
     items = [((tok(x["query"]), tuple(sorted(tok(z) for z in x["others"]))), x["side"], x["multiplier"]) for x in doc["inequalities"]]
-    psi, u = farkas.combination(doc["m"], items)
+    psi, u = rankonefarkas.combination(items)
     return doc["claims"]["lower_bound"] == 2 and not any(u.values()) and all(c <= 0 for c in psi.values())
 
 
-@pytest.mark.parametrize("make,oracle", [(lambda: generalheads.certificate(farkas.rank_one_head(2, 3)), _explicit_oracle), (_farkas_doc, _farkas_oracle)])
+@pytest.mark.parametrize("make,oracle", [(lambda: generalheads.certificate(rankone.rank_one_head(2, 3)), _explicit_oracle), (lambda: rankonefarkas.certificate(rankonefarkas.farkas(4, 3)), _farkas_oracle)])
 def test_every_single_field_mutant_is_rejected_or_true(make, oracle):
     """No mutant of one field is accepted unless the generator's own routes confirm it."""
     doc = make()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from helpers import verdict
 from kernelbounds.checker import check_file
+from kernelbounds.model import min_ip_target
 from kernelbounds.upperbounds import generalheads as gh
 from kernelbounds.upperbounds import symmetric as sym
 from kernelbounds.upperbounds import symmetricsearch as symsearch
@@ -85,7 +86,7 @@ def brute_worst(head: gh.ExplicitHead):
         for others in combinations_with_replacement(tokens, head.n - 1):
             if w[q] + sum(w[z] for z in others) <= 0:
                 return None
-            worst = max(worst, abs(head.output(q, others) - gh.target(q, others)))
+            worst = max(worst, abs(head.output(q, others) - min_ip_target((q, *others), 0)))
     return worst
 
 
@@ -121,7 +122,7 @@ def test_level_min_worst_error_equals_literal_enumeration(data):
     else:
         assert found is not None and found[0] == literal
         q, others = found[1]
-        assert abs(head.output(q, others) - gh.target(q, others)) == literal
+        assert abs(head.output(q, others) - min_ip_target((q, *others), 0)) == literal
         doc = gh.document(head, *found)
         both, level_min = verdict(doc), verdict(doc, exhaustive_inputs=0)
         assert (both.code, level_min.code) == ((0, 0) if literal < Fraction(1, 2) else (1, 1))

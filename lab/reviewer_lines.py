@@ -1,0 +1,146 @@
+"""The lines of the trusted base a reviewer reads to trust a VALID verdict, per certificate
+kind, at a git revision (read with `git show REV:path`, so any commit can be measured).
+
+What a reviewer reads for kind K: the dispatcher (checker/__init__.py and rules/__init__.py
+with the checker modules they import, the rule modules of the registry left out) and the
+rule module of K with every checker module it imports, transitively (imports inside
+functions count, imports under ``if TYPE_CHECKING:`` do not: they never run).  Two counts:
+``lines`` as `wc -l` (what docs/soundness.md states) and ``code``: lines that are not blank,
+not a comment and not inside a docstring.
+
+    python -m lab.reviewer_lines [REV ...]      (default HEAD; two revisions: a before/after table)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import subprocess
+import sys
+
+from lab import REPO
+
+CHECKER = "kernelbounds/checker"
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True, text=True).stdout
+
+
+def sources(rev: str) -> dict[str, str]:
+    """checker-relative path (e.g. 'rules/rank.py') -> text of every module at `rev`."""
+    names = [p for p in _git("ls-tree", "-r", "--name-only", rev, CHECKER + "/").splitlines() if p.endswith(".py")]
+    return {p.removeprefix(CHECKER + "/"): _git("show", f"{rev}:{p}") for p in names}
+
+
+def _module(path: str) -> str:
+    """'rules/rank.py' -> 'rules.rank'; 'rules/__init__.py' -> 'rules'; '__init__.py' -> ''."""
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def imports(path: str, text: str, known: dict[str, str]) -> set[str]:
+    """The checker modules (as paths) that `path` imports when it runs."""
+    tree = ast.parse(text)
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+                   for stmt in block.body for n in ast.walk(stmt)}
+    me = _module(path)
+    package = me.split(".") if path.endswith("__init__.py") else me.split(".")[:-1]
+    package = [p for p in package if p]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1] + (node.module.split(".") if node.module else [])
+            elif node.module and node.module.startswith("kernelbounds.checker"):
+                base = node.module.removeprefix("kernelbounds.checker").strip(".").split(".")
+            else:
+                continue
+            base = [b for b in base if b]
+            candidates = [".".join(base)] + [".".join(base + [a.name]) for a in node.names]
+        elif isinstance(node, ast.Import):
+            candidates = [a.name.removeprefix("kernelbounds.checker").strip(".") for a in node.names if a.name.startswith("kernelbounds.checker")]
+        else:
+            continue
+        out |= {known[c] for c in candidates if c in known and known[c] != path}
+    return out
+
+
+def registry(text: str) -> dict[str, str]:
+    """kind -> rule module name, from the REGISTRY dict literal of rules/__init__.py."""
+    for node in ast.walk(ast.parse(text)):
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if isinstance(value, ast.Dict) and any(isinstance(t, ast.Name) and t.id == "REGISTRY" for t in targets):
+            return {k.value: v.id for k, v in zip(value.keys, value.values, strict=True) if isinstance(k, ast.Constant) and isinstance(v, ast.Name)}
+    raise SystemExit("no REGISTRY literal in rules/__init__.py")
+
+
+def code_lines(text: str) -> int:
+    """Lines that are not blank, not a comment and not inside a docstring."""
+    tree = ast.parse(text)
+    doc: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                doc |= set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return sum(1 for i, line in enumerate(text.splitlines(), 1) if line.strip() and not line.strip().startswith("#") and i not in doc)
+
+
+def closure(start: set[str], edges: dict[str, set[str]]) -> set[str]:
+    seen, todo = set(start), list(start)
+    while todo:
+        for d in edges[todo.pop()]:
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+def table(rev: str) -> tuple[dict[str, tuple[int, int]], tuple[int, int], dict[str, list[str]]]:
+    """({kind: (lines, code) of everything read}, (lines, code) of the dispatcher, {kind: its own
+    files, and "" : the dispatcher's})."""
+    src = sources(rev)
+    known = {_module(p): p for p in src}
+    kinds = registry(src["rules/__init__.py"])
+    rule_files = {f"rules/{name}.py" for name in kinds.values()}
+    edges = {p: imports(p, t, known) for p, t in src.items()}
+    cut = {p: (deps - rule_files if p in ("__init__.py", "rules/__init__.py") else deps) for p, deps in edges.items()}
+    core = closure({"__init__.py", "rules/__init__.py"}, cut)
+
+    def size(files: set[str]) -> tuple[int, int]:
+        return sum(len(src[f].splitlines()) for f in files), sum(code_lines(src[f]) for f in files)
+
+    out, own = {}, {"": sorted(core)}
+    for kind, name in sorted(kinds.items()):
+        files = closure({f"rules/{name}.py"}, cut) | core  # the dispatcher is counted once, without the other rules
+        out[kind] = size(files)
+        own[kind] = sorted(files - core)
+    return out, size(core), own
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("revs", nargs="*", default=["HEAD"], help="git revisions (one: its table; two: before and after)")
+    args = ap.parse_args(argv)
+    results = [table(r) for r in args.revs]
+    head = " | ".join(f"{r} lines | {r} code" for r in args.revs)
+    print(f"| kind | {head} | files beyond the dispatcher ({args.revs[-1]}; on its row, the dispatcher's) |")
+    print("|---" * (2 + 2 * len(args.revs)) + "|")
+    core = " | ".join(f"{c[0]} | {c[1]}" for _, c, _ in results)
+    print(f"| (dispatcher, every kind) | {core} | {', '.join(results[-1][2][''])} |")
+    kinds = sorted(set().union(*(t.keys() for t, _, _ in results)))
+    for kind in kinds:
+        cells = " | ".join(f"{t[kind][0]} | {t[kind][1]}" if kind in t else "- | -" for t, _, _ in results)
+        own = results[-1][2].get(kind, [])
+        print(f"| {kind} | {cells} | {', '.join(own)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
