@@ -78,34 +78,10 @@ def test_replay_agrees_with_naive_propagation_on_random_sequences(steps):
             op = "add"
         if op != "lemma" and not c:
             c = (1 + pick % VARIABLES,)
-        if op == "add":  # a clause of the formula
-            db.add(c)
-            live.append(c)
-        elif op == "lemma":  # a lemma: added only when it is RUP, as refute() does
-            expected = _propagate(live, c) is None
-            assert db.rup(c) == expected, (live, c)
-            if not expected:
-                continue
-            db.add(c)
-            live.append(c)
-        else:
-            if op == "delete-live":
-                c = live[pick % len(live)]
-            ignored = db.ignored
-            db.delete(c)
-            key = sorted(c)
-            copies = [i for i, d in enumerate(live) if sorted(d) == key]
-            if db.ignored > ignored:  # ignored: an unknown clause, a unit, or a possible reason
-                top = _propagate(live)
-                assert not copies or len(c) == 1 or (top is not None and any(x in top for x in c)), (live, c)
-            else:
-                assert copies and len(c) >= 2, (live, c)
-                del live[copies[-1]]
-        top = _propagate(live)
-        assert db.conflict == (top is None), live
-        if top is None:
+        if op == "delete-live":
+            c = live[pick % len(live)]
+        if not _step(db, live, op, c, []):
             break  # the empty clause: a proof would end here
-        assert _trail(db) == top, (live, sorted(db.trail), sorted(top))
 
 
 # The second test's operations, besides those above: # "add-copy" adds a live clause again (copies of one clause, deleted one at a time);
@@ -181,30 +157,39 @@ def test_replay_agrees_with_naive_propagation_after_a_formula_of_three_literal_c
     deleted: list[tuple[int, ...]] = []
     for op, c, pick in [("add", c, 0) for c in formula] + steps:
         op, c = _concrete(op, c, pick, live, deleted)
-        if op == "add":  # a clause of the formula
-            db.add(c)
-            live.append(c)
-        elif op == "lemma":  # a lemma: added only when it is RUP, as refute() does
-            expected = _propagate(live, c) is None
-            assert db.rup(c) == expected, (live, c)
-            if not expected:
-                continue
-            db.add(c)
-            live.append(c)
-        else:
-            ignored = db.ignored
-            db.delete(c)
-            key = sorted(c)
-            copies = [i for i, d in enumerate(live) if sorted(d) == key]
-            if db.ignored > ignored:  # ignored: an unknown clause, a unit, or a possible reason
-                top = _propagate(live)
-                assert not copies or len(c) == 1 or (top is not None and any(x in top for x in c)), (live, c)
-            else:
-                assert copies and len(c) >= 2, (live, c)
-                del live[copies[-1]]
-                deleted.append(c)
-        top = _propagate(live)
-        assert db.conflict == (top is None), live
-        if top is None:
+        if not _step(db, live, op, c, deleted):
             break  # the empty clause: a proof would end here
-        assert _trail(db) == top, (live, sorted(db.trail), sorted(top))
+
+
+def _step(db, live: list, op: str, c: tuple, deleted: list) -> bool:
+    """Apply one operation to the replay and to the naive model, and compare them: the
+    conflict flag, and the top-level trail with naive unit propagation.  False once the
+    formula is refuted (the empty clause: a proof would end there)."""
+    if op == "add":  # a clause of the formula
+        db.add(c)
+        live.append(c)
+    elif op == "lemma":  # a lemma: added only when it is RUP, as refute() does
+        expected = _propagate(live, c) is None
+        assert db.rup(c) == expected, (live, c)
+        if not expected:
+            return True
+        db.add(c)
+        live.append(c)
+    else:
+        ignored = db.ignored
+        db.delete(c)
+        key = sorted(c)
+        copies = [i for i, d in enumerate(live) if sorted(d) == key]
+        if db.ignored > ignored:  # ignored: an unknown clause, a unit, or a possible reason
+            top = _propagate(live)
+            assert not copies or len(c) == 1 or (top is not None and any(x in top for x in c)), (live, c)
+        else:
+            assert copies and len(c) >= 2, (live, c)
+            del live[copies[-1]]
+            deleted.append(c)
+    top = _propagate(live)
+    assert db.conflict == (top is None), live
+    if top is None:
+        return False
+    assert _trail(db) == top, (live, sorted(db.trail), sorted(top))
+    return True
