@@ -66,20 +66,7 @@ def test_replay_agrees_with_naive_propagation_on_random_sequences(steps):
     db = clausal.Replay(VARIABLES)
     live: list[tuple[int, ...]] = []
     for op, c, pick in steps:
-        if op == "add-implied":
-            top = sorted(_propagate(live) or ())
-            others = [y for y in LITERALS if top and abs(y) != abs(top[pick % len(top)])]
-            op, c = ("add", (-top[pick % len(top)], others[(pick // 7) % len(others)])) if top else ("add", c)
-        if op == "delete-satisfied":
-            top = _propagate(live) or set()
-            satisfied = [d for d in live if len(d) >= 2 and any(x in top for x in d)]
-            op, c = ("delete-any", satisfied[pick % len(satisfied)]) if satisfied else ("add", c)
-        if op == "delete-live" and not live:
-            op = "add"
-        if op != "lemma" and not c:
-            c = (1 + pick % VARIABLES,)
-        if op == "delete-live":
-            c = live[pick % len(live)]
+        op, c = _concrete(op, c, pick, live, [])
         if not _step(db, live, op, c, []):
             break  # the empty clause: a proof would end here
 
