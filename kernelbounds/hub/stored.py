@@ -78,9 +78,9 @@ def signed_kernel(variant: str) -> str:
     return "signed" if variant == "position-dependent" else "signed-any-denominator"
 
 
-def code_entry(m: int, n: int, variant: str, check: bool = True) -> dict | None:
-    """The code search's best bound at (m, n, variant), or None when no code fits; with
-    ``check``, the checker's verdicts on its nonnegative and signed certificates."""
+def code_entry(m: int, n: int, variant: str) -> dict | None:
+    """The code search's best bound at (m, n, variant), or None when no code fits, with the
+    checker's verdicts on its nonnegative and signed certificates."""
     from ..lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)
@@ -88,11 +88,11 @@ def code_entry(m: int, n: int, variant: str, check: bool = True) -> dict | None:
         return None
     kernels = ["nonnegative"] + ([signed_kernel(variant)] if lb.bound > 2 else [])
     label = f"code search at m = {m}, n = {n} ({variant})"
-    certificates = {k: verdict(assemble.any_certificate(lb, kernel=None if k == "nonnegative" else k), f"{label}, {k} kernel") for k in kernels} if check else None
+    certificates = {k: verdict(assemble.any_certificate(lb, kernel=None if k == "nonnegative" else k), f"{label}, {k} kernel") for k in kernels}
     return {"bound": lb.bound, "detail": code_detail(lb), "summary": assemble.summary(lb), "certificates": certificates}
 
 
-def orthant_entry(m: int, n: int, variant: str, code_bound: int = 0, check: bool = True) -> dict | None:
+def orthant_entry(m: int, n: int, variant: str, code_bound: int = 0) -> dict | None:
     """THEORY L7 at (m, n, variant): bound floor(m/2) and the witness family's size, where
     it can decide a side (floor(m/2) >= code_bound - 1: the signed code side is one less),
     with the checker's verdict on its certificate."""
@@ -101,17 +101,17 @@ def orthant_entry(m: int, n: int, variant: str, code_bound: int = 0, check: bool
     from ..lowerbounds import signrank
 
     o = signrank.orthant(m, n, variant)
-    found = verdict(o.certificate(), f"orthant family at m = {m}, n = {n} ({variant})") if check else {}
+    found = verdict(o.certificate(), f"orthant family at m = {m}, n = {n} ({variant})")
     return {"bound": o.bound, "witness_inputs": o.witness_count} | found
 
 
-def chain_entry(m: int, n: int, check: bool = True) -> dict:
+def chain_entry(m: int, n: int) -> dict:
     """THEORY U4': the explicit nonnegative chain's rank and support at (m, n), with the
     checker's verdict on its certificate."""
     from ..upperbounds import chain
 
     c = chain.explicit(m, n)
-    found = verdict(c.certificate(), f"explicit chain at m = {m}, n = {n}") if check else {}
+    found = verdict(c.certificate(), f"explicit chain at m = {m}, n = {n}")
     return {"rank": c.rank, "support": list(c.support)} | found
 
 
