@@ -206,6 +206,9 @@ def _recheck_stored(target: Path, args) -> list:
         st = stored.Stored(json.loads(path.read_bytes()))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UserError(f"{one_line(path)}: cannot read the stored computed results ({one_line(str(exc))})") from None
+    problem = storedcheck.row_problem(st)
+    if problem:
+        raise UserError(f"{one_line(path)}: {one_line(problem)}")
     chosen = storedcheck.rows(st)
     if args.sample is not None:
         chosen = storedcheck.sample(chosen, args.sample, args.seed)

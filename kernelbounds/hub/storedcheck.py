@@ -32,6 +32,21 @@ class Rechecked:
         return f"cell m = {self.row[1]}, n = {self.row[2]} ({self.row[3]})"
 
 
+def row_problem(st: stored.Stored) -> str | None:
+    """Why the stored rows cannot be rebuilt (a key out of the stored grid: m a whole number
+    in 1..64, n in 3..8, a known variant), or None."""
+    def bad(m, n) -> bool:
+        return not (type(m) is int and 1 <= m <= stored.MAX_M and type(n) is int and n in stored.NS)
+
+    for m, n, variant in st.cells:
+        if bad(m, n) or variant not in stored.VARIANTS:
+            return f"a cell at m = {m!r}, n = {n!r}, variant {variant!r} is outside the stored grid"
+    for m, n in st.chains:
+        if bad(m, n):
+            return f"a chain at m = {m!r}, n = {n!r} is outside the stored grid"
+    return None
+
+
 def rows(st: stored.Stored) -> list[tuple]:
     """Every stored row: ("cell", m, n, variant) and ("chain", m, n), in a fixed order."""
     cells = [("cell", *key) for key in sorted(st.cells, key=lambda k: (k[0], k[1], stored.VARIANTS.index(k[2])))]

@@ -179,3 +179,16 @@ def test_verify_names_an_edited_row(tmp_path, capsys):
     bad = [x for x in lines if x.get("stored_row") and not x["ok"]]
     assert [x["stored_row"] for x in bad] == ["chain m = 4, n = 3"] and "/claim/value" in bad[0]["problem"]
     assert lines[-1]["stored_rows_differing"] == 1
+
+
+@pytest.mark.parametrize("field, value", [("m", "8"), ("m", 65), ("n", 2), ("variant", "sideways"), ("m", None)])
+def test_verify_refuses_a_row_outside_the_grid_in_one_line(tmp_path, capsys, field, value):
+    """A COMPUTED whose row key is not in the stored grid is a user's error (exit 2, one
+    line), found before any row is rebuilt, never a traceback from a worker."""
+    def edit(doc):
+        doc["cells"][0][field] = value
+
+    folder = _small_folder(tmp_path, edit)
+    assert main(["certificates", str(folder), "--verify", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "outside the stored grid" in err[0], err
