@@ -52,7 +52,8 @@ from math import lcm
 import numpy as np
 
 from .enclosures import FLOOR, U, block, certify, denominators, gamma, propose
-from .exactrows import ExactQuery, ExactRows, Found
+from ..levelmin import Found, QueryClasses
+from .exactrows import ExactRows
 from .tables import HeadError, TableHead
 
 HALF = Fraction(1, 2)
@@ -147,7 +148,7 @@ def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
     for start in track(starts, len(starts), "evaluate --all (exact, query batches)", "batch"):
         batch = list(range(start, min(rows.T, start + 64)))
         for q, (W, Uq) in rows.rows(batch).items():
-            eq = ExactQuery(q, W, Uq, m, n)
+            eq = QueryClasses(q, W, Uq, n)
             for t in range(q.bit_count() + 1):
                 classes += 1
                 bad = eq.denominator(t)
@@ -226,17 +227,17 @@ def _float_route(head: TableHead, h, rows: ExactRows, m: int, n: int) -> Outcome
 
 
 class _QueryCache:
-    """ExactQuery objects, built on demand (a few hundred kept)."""
+    """QueryClasses objects, built on demand (a few hundred kept)."""
 
     def __init__(self, rows: ExactRows, m: int, n: int):
         self.rows, self.m, self.n, self.kept = rows, m, n, {}
 
-    def get(self, q: int) -> ExactQuery:
+    def get(self, q: int) -> QueryClasses:
         if q not in self.kept:
             if len(self.kept) >= 256:
                 self.kept.clear()
             W, Uq = self.rows.rows([q])[q]
-            self.kept[q] = ExactQuery(q, W, Uq, self.m, self.n)
+            self.kept[q] = QueryClasses(q, W, Uq, self.n)
         return self.kept[q]
 
 

@@ -1,29 +1,13 @@
 """The exact side of the extreme-class route (THEORY §1; heads/everyinput.py has the argument):
-integer rows W, U of a head per query from python-flint products, and each (query, least
-level) class decided with integers: its denominators, a claimed error bound on either side
-(least value of a per-token sum, attained at an extreme multiset (a, b^(n-2))), and its
-exact maximum by Dinkelbach.
+integer rows W, U of a head per query from python-flint products.  Each (query, least level)
+class is then decided with integers by the one engine, :class:`kernelbounds.levelmin.QueryClasses`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
 from math import lcm
 
 from .tables import TableHead
-
-
-@dataclass(frozen=True)
-class Found:
-    """An input of the all-inputs family, scored at position 1: (q, a, b, ..., b)."""
-
-    q: int
-    others: tuple[int, ...]
-
-    @property
-    def input(self) -> tuple[int, ...]:
-        return (self.q, *self.others)
 
 
 class ExactRows:
@@ -69,53 +53,3 @@ class ExactRows:
             Fz = [int(f) + be * self.dv for f in F[k]]
             out[q] = ([w * s for w in W], [w * f for w, f in zip(W, Fz, strict=True)])
         return out
-
-
-class ExactQuery:
-    """The classes of one query, decided with integers (THEORY §1, module docstring)."""
-
-    def __init__(self, q: int, W: list[int], U: list[int], m: int, n: int):
-        self.q, self.W, self.U, self.k = q, W, U, n - 2
-        levels = [(q & z).bit_count() for z in range(len(W))]
-        self.at = [[] for _ in range(m + 1)]
-        for z, lv in enumerate(levels):
-            self.at[lv].append(z)
-
-    def above(self, t: int) -> list[int]:
-        return [z for lv in range(t, len(self.at)) for z in self.at[lv]]
-
-    def _least(self, term, t: int) -> tuple[int, int, int]:
-        """(least value of sum_{q+M} term over the class, a, b) at the minimisers."""
-        a = min(self.at[t], key=term)
-        b = min(self.above(t), key=term) if self.k > 0 else a
-        return term(self.q) + term(a) + self.k * term(b) * (self.k > 0), a, b
-
-    def found(self, a: int, b: int) -> Found:
-        return Found(self.q, tuple(sorted((a,) + (b,) * self.k)))
-
-    def denominator(self, t: int) -> Found | None:
-        """An input of the class with denominator <= 0, or None if every one is > 0."""
-        W = self.W
-        least, a, b = self._least(lambda z: W[z], t)
-        return self.found(a, b) if least <= 0 else None
-
-    def violation(self, t: int, e: Fraction, side: int, strict: bool) -> Found | None:
-        """An input of the class with s (y - t) > e (>= e when strict), or None: side s = +1
-        tests y <= t + e (< when strict), s = -1 tests y >= t - e; the denominators > 0."""
-        en, ed = e.numerator, e.denominator
-        c = side * t * ed + en
-        W, U = self.W, self.U
-        least, a, b = self._least(lambda z: c * W[z] - side * ed * U[z], t)
-        bad = least <= 0 if strict else least < 0
-        return self.found(a, b) if bad else None
-
-    def class_max(self, t: int, side: int) -> tuple[Fraction, Found]:
-        """max s (y - t) over the class, exactly (Dinkelbach; every denominator > 0)."""
-        from ..upperbounds.generalheads import _dinkelbach
-
-        first = self.at[t]
-        rest = self.above(t) if self.k > 0 else first[:1]
-        W, U = self.W, self.U
-        lam, ia, ib = _dinkelbach(U[self.q], W[self.q], [(U[z], W[z]) for z in first], [(U[z], W[z]) for z in rest], max(self.k, 0), side)
-        b = rest[ib] if self.k > 0 else first[ia]
-        return side * (lam - t), self.found(first[ia], b)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .generalheads import level
+from ..bits import inner
 from .symmetric import HALF, Ansatz, Found, exact_worst
 
 IPM_OPTIONS = {"run_crossover": "off"}  # passed to HiGHS verbatim by scipy
@@ -75,7 +75,7 @@ class QueryRows:
         self.q, self.m, self.n, self.T = q, m, n, 1 << m
         self.k = n - 2
         self.p = q.bit_count()
-        self.levels = np.array([level(q, z) for z in range(self.T)])
+        self.levels = np.array([inner(q, z) for z in range(self.T)])
         self.active: list[int] = sorted(set(active) | {q})
         self.build()
 

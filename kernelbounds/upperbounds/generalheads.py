@@ -18,15 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+
+from .. import levelmin
 from ..bits import to_str
 from ..errors import InvalidArgument
 
-
 HALF = Fraction(1, 2)
-
-
-def level(q: int, z: int) -> int:
-    return (q & z).bit_count()
 
 
 @dataclass(frozen=True)
@@ -80,47 +77,13 @@ def integer_weights(head: ExplicitHead) -> list[tuple[list[int], list[int]]]:
     return out
 
 
-def _dinkelbach(c: int, d: int, first: list[tuple[int, int]], rest: list[tuple[int, int]], k: int, sign: int) -> tuple[Fraction, int, int]:
-    """max (sign = 1) or min (sign = -1) of (c + u_a + k u_b) / (d + w_a + k w_b) over a in
-    `first`, b in `rest` (pairs (u, w), all denominators > 0), exactly: Dinkelbach's
-    iteration with lambda = num/den, which ends after finitely many steps on a finite set."""
-    a, b = 0, 0
-    num, den = c + first[a][0] + k * rest[b][0], d + first[a][1] + k * rest[b][1]
-    while True:
-        a = max(range(len(first)), key=lambda i: sign * (den * first[i][0] - num * first[i][1]))
-        b = max(range(len(rest)), key=lambda i: sign * (den * rest[i][0] - num * rest[i][1])) if k else 0
-        n2, d2 = c + first[a][0] + k * rest[b][0], d + first[a][1] + k * rest[b][1]
-        if n2 * den == num * d2:
-            return Fraction(num, den), a, b
-        num, den = n2, d2
-
-
 def worst_error(head: ExplicitHead) -> tuple[Fraction, tuple[int, tuple[int, ...]]] | None:
     """The exact max |y - t| over every input and position, and an input attaining it;
     None if some kernel value is negative or some denominator is not > 0.  Per query and
-    least level t the worst input is an extreme-class input (module docstring), found by Dinkelbach."""
-    m, n = head.m, head.n
-    tokens = range(1 << m)
-    worst: Fraction = Fraction(-1)
-    witness = (0, ())
-    k = n - 2
-    for q, (W, U) in enumerate(integer_weights(head)):
-        if min(W) < 0:
-            return None
-        levels = [level(q, z) for z in tokens]
-        for t in range(q.bit_count() + 1):
-            at = [z for z in tokens if levels[z] == t]
-            above = [z for z in tokens if levels[z] >= t]
-            if W[q] + min(W[z] for z in at) + k * min(W[z] for z in above) <= 0:
-                return None
-            first = [(U[z], W[z]) for z in at]
-            rest = [(U[z], W[z]) for z in above]
-            for sign in (1, -1):
-                lam, a, b = _dinkelbach(U[q], W[q], first, rest, k, sign)
-                err = sign * (lam - t)
-                if err > worst:
-                    worst, witness = err, (q, tuple(sorted((at[a],) + (above[b],) * k)))
-    return worst, witness
+    least level t the worst input is an extreme-class input (module docstring), decided by
+    the level-min engine (:func:`kernelbounds.levelmin.worst_error`)."""
+    out = levelmin.worst_error(((q, W, U) for q, (W, U) in enumerate(integer_weights(head))), head.n)
+    return None if out is None else (out[0], (out[1].q, out[1].others))
 
 
 def value_dim(F) -> int:

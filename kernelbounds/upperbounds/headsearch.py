@@ -13,7 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .generalheads import HALF, ExplicitHead, level, worst_error
+from ..bits import inner
+from .generalheads import HALF, ExplicitHead, worst_error
 
 # ---------------------------------------------------------------------------------------
 # Search (THEORY U5): for fixed key features psi, one LP per query; for fixed query
@@ -39,7 +40,7 @@ class _Template:
         cols = 2 * T + 2 * (P + 1) + 1
         data, ri, ci = [], [], []
         row = 0
-        levels = [level(q, z) for z in range(T)]
+        levels = [inner(q, z) for z in range(T)]
         self.labels: list[tuple[str, int, int]] = []  # (side, t, key a or b) per row
 
         def put(r, c, v):

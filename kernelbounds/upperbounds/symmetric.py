@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import levelmin
 from ..errors import InvalidArgument
 from . import generalheads as gh
 
@@ -236,28 +237,16 @@ def exact_worst(a: Ansatz, n: int, G: list[int], H: list[list[int]], Phi: dict[i
     F(q, z) = Fnum[q][z]/fden; with an input attaining it.  None when some kernel value is
     < 0 or some denominator is not > 0.  By transport only the representatives are evaluated,
     each by the level-min reduction (per least level t, the worst input is (q, a, b^(n-2)))."""
-    T, k = 1 << a.m, n - 2
+    T = 1 << a.m
     Psi = a.features(G, H)
-    worst, witness = Fraction(-1), None
-    for q in a.reps:
-        W = [sum(x * y for x, y in zip(Phi[q], Psi[z], strict=True)) for z in range(T)]
-        if min(W) < 0:
-            return None
-        U = [w * f for w, f in zip(W, Fnum[q], strict=True)]
-        W = [w * fden for w in W]
-        levels = [(q & z).bit_count() for z in range(T)]
-        for t in range(q.bit_count() + 1):
-            at = [z for z in range(T) if levels[z] == t]
-            above = [z for z in range(T) if levels[z] >= t]
-            if W[q] + min(W[z] for z in at) + k * min(W[z] for z in above) <= 0:
-                return None
-            first, rest = [(U[z], W[z]) for z in at], [(U[z], W[z]) for z in above]
-            for sign in (1, -1):
-                lam, i, j = gh._dinkelbach(U[q], W[q], first, rest, k, sign)
-                err = sign * (lam - t)
-                if err > worst:
-                    worst, witness = err, (q, tuple(sorted((at[i],) + (above[j],) * k)))
-    return worst, witness
+
+    def rows():
+        for q in a.reps:
+            W = [sum(x * y for x, y in zip(Phi[q], Psi[z], strict=True)) for z in range(T)]
+            yield q, [w * fden for w in W], [w * f for w, f in zip(W, Fnum[q], strict=True)]
+
+    out = levelmin.worst_error(rows(), n)
+    return None if out is None else (out[0], (out[1].q, out[1].others))
 
 
 @dataclass

@@ -15,6 +15,8 @@ from fractions import Fraction
 from itertools import combinations_with_replacement, pairwise
 from math import comb
 
+from ...classes import LevelProfile, worst_error_extreme_classes
+
 BASES = ("subset", "complement")
 READOUTS = ("affine", "free")
 HALF = Fraction(1, 2)
@@ -72,22 +74,16 @@ def readout_table(fam: LevelFamily, eps: Fraction | None, f: list[list[Fraction]
 
 
 def exact_worst_error(fam: LevelFamily, g: dict[int, Fraction], table: list[list[Fraction]], m: int, n: int):
-    """(worst |y - t| over every class, witness class), or (None, reason) when some weight <= 0."""
+    """(worst |y - t| over every class, witness class), or (None, reason) when some weight <= 0.
+    The member is a level-determined head, so the level-class engine decides it
+    (:func:`kernelbounds.classes.worst_error_extreme_classes`: exact once every weight is > 0)."""
     w = weights(fam, g, m)
     bad = next((d for d in range(m + 1) if w[d] <= 0), None)
     if bad is not None:
         return None, bad
-    worst, witness = Fraction(-1), None
-    for p in range(m + 1):
-        wp = [w[level_distance(fam.basis, p, l)] for l in range(p + 1)]
-        up = [wp[l] * table[p][l] for l in range(p + 1)]
-        for levels in combinations_with_replacement(range(p + 1), n - 1):
-            den = wp[p] + sum(wp[l] for l in levels)
-            t = levels[0] if levels else p  # levels are sorted and <= p
-            err = abs((up[p] + sum(up[l] for l in levels)) / den - t)
-            if err > worst:
-                worst, witness = err, (p, *levels)
-    return worst, witness
+    profile = LevelProfile(lambda p, l: w[level_distance(fam.basis, p, l)], lambda p, l: table[p][l])
+    result = worst_error_extreme_classes(profile, m, n)
+    return result.worst_error, result.witness
 
 
 def differences(values: list[Fraction]) -> list[Fraction]:
