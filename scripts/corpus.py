@@ -196,15 +196,15 @@ def _rank_extension(add, edit) -> None:
     """Kind rank-extension (THEORY U7+): the base is named by sha256 and resolved in the
     certificate's own folder, so the valid file names the valid m = 5 refutation of correct/
     and the rejected-base file names an invalid refutation of incorrect/."""
-    from kernelbounds.lowerbounds import extension
+    from kernelbounds.lowerbounds import rankextension
 
     def named(folder: str, name: str) -> dict:
         return json.loads((ROOT / folder / f"{name}.json").read_text())
 
-    good = extension.extend(named("correct", "rank-refutation-m5-n3"), "rank-refutation-m5-n3.json", 1).certificate()
+    good = rankextension.extend(named("correct", "rank-refutation-m5-n3"), "rank-refutation-m5-n3.json", 1).certificate()
     add("correct", "rank-extension-m7-n3", good, 0, "", "none: the m = 5, rank-2 refutation plus the edge {5,6} refutes rank 3 at m = 7")
     add("incorrect", "rank-extension-missing-base", edit(good, lambda d: d["base"].update(sha256="0" * 64)), 1, "/base/sha256", "names a base that no file of its folder has")
-    bad = extension.extend(named("incorrect", "rank-refutation-bound"), "rank-refutation-bound.json", 1).certificate()
+    bad = rankextension.extend(named("incorrect", "rank-refutation-bound"), "rank-refutation-bound.json", 1).certificate()
     add("incorrect", "rank-extension-rejected-base", bad, 1, "/base/sha256", "names a refutation whose claimed bound is false: the base's rejection rejects the extension")
     add("malformed", "rank-extension-sha256", edit(good, lambda d: d["base"].update(sha256=d["base"]["sha256"].upper())), 2, "/base/sha256", "the sha256 in upper case: not the canonical 64 lowercase hex digits")
     add("limits", "rank-extension-25-edges", edit(good, lambda d: d.update(edges=[[5 + 2 * i, 6 + 2 * i] for i in range(25)])), 3, "/edges", "25 edges (2^25 placements per pair): over the limit of 24, refused before the base is read")

@@ -225,14 +225,14 @@ def _rank_refutations() -> list[Entry]:
 
 
 def _rank_extensions() -> list[Entry]:
-    """THEORY U7+: the m = 6 refutation plus disjoint edges (lowerbounds/extension.py: CELLS)."""
-    from ..lowerbounds import extension
+    """THEORY U7+: the m = 6 refutation plus disjoint edges (lowerbounds/rankextension.py: CELLS)."""
+    from ..lowerbounds import rankextension
 
     out = []
-    for m, n, variant in extension.CELLS:
+    for m, n, variant in rankextension.CELLS:
         base = _rank_refutation(6, 3, n, variant)
-        base = Entry(base.filename, extension.once(base.filename, base.build))
-        out.append(Entry(*extension.entry(m, n, variant, base.filename, base.build), companions=(base,)))
+        base = Entry(base.filename, rankextension.once(base.filename, base.build))
+        out.append(Entry(*rankextension.entry(m, n, variant, base.filename, base.build), companions=(base,)))
     return out
 
 

@@ -14,7 +14,8 @@ from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, bases, check_file
 from kernelbounds.checker.jsonread import Node
 from kernelbounds.checker.rules import rankextension, rankrefutation
-from kernelbounds.lowerbounds import chirotope, extension, refutation
+from kernelbounds.lowerbounds import chirotope, refutation
+from kernelbounds.lowerbounds.rankextension import Extension, extend, matching
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 
@@ -46,7 +47,7 @@ def _fresh_memo():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_extension_of_the_m6_refutation_claims_one_more_per_edge(tmp_path, variant):
     base = _base(variant=variant)
-    docs = {f"e{j}.json": extension.extend(base, "base.json", j).certificate() for j in (1, 2, 3)}
+    docs = {f"e{j}.json": extend(base, "base.json", j).certificate() for j in (1, 2, 3)}
     _folder(tmp_path, base, docs)
     for j in (1, 2, 3):
         v = _check(tmp_path / f"e{j}.json")
@@ -68,7 +69,7 @@ def test_any_disjoint_edges_on_the_new_coordinates_are_accepted_with_the_generat
     coords = data.draw(st.permutations(list(range(6, 6 + 2 * j))))
     edges = tuple(tuple(sorted(coords[2 * i:2 * i + 2])) for i in range(j))
     base = _base(n=n, variant=variant)
-    ext = extension.Extension(base, "base.json", edges)
+    ext = Extension(base, "base.json", edges)
     with tempfile.TemporaryDirectory() as tmp:
         _folder(Path(tmp), base, {"e.json": ext.certificate()})
         v = _check(Path(tmp) / "e.json", guard=False)
@@ -84,7 +85,7 @@ def test_the_family_doubles_the_pairs_per_edge_and_forces_every_edge():
     queries, pairs = rankextension._base_facts(base, 6)
     base_incidences = sum(1 for a, b in pairs for q in queries if abs((q & a).bit_count() - (q & b).bit_count()) >= 2)
     for j in range(4):
-        count, incidences, _ = rankextension.family(queries, pairs, extension.matching(6, j), 3, "position-independent")
+        count, incidences, _ = rankextension.family(queries, pairs, matching(6, j), 3, "position-independent")
         assert count == len(pairs) * 2**j
         assert incidences == 2**j * base_incidences + count * j
 
@@ -92,7 +93,7 @@ def test_the_family_doubles_the_pairs_per_edge_and_forces_every_edge():
 def _extended_family_cnf(base: dict, j: int, r: int):
     """The direct chirotope CNF of the composite family: base queries + edges, extended pairs."""
     m0 = base["m"]
-    edges = [(1 << u) | (1 << v) for u, v in extension.matching(m0, j)]
+    edges = [(1 << u) | (1 << v) for u, v in matching(m0, j)]
     queries = [int(q[::-1], 2) for q in base["queries"]] + edges
     pairs = []
     for p in base["pairs"]:
@@ -122,7 +123,7 @@ def test_the_lemma_on_an_instance_the_composite_family_is_unsatisfiable_directly
 
 def _ext_doc(j: int = 1, **changes) -> tuple[dict, dict]:
     base = _base()
-    doc = extension.extend(base, "base.json", j).certificate()
+    doc = extend(base, "base.json", j).certificate()
     doc.update(changes)
     return base, doc
 
@@ -187,7 +188,7 @@ def test_the_name_is_only_a_hint_the_sha256_decides(tmp_path):
 def test_a_rejected_base_is_a_rejection_of_the_extension(tmp_path):
     base = _base()
     base["claims"]["witness_inputs"] += 1  # the base's checker rejects this
-    doc = extension.extend(base, "base.json", 1).certificate()
+    doc = extend(base, "base.json", 1).certificate()
     _folder(tmp_path, base, {"e.json": doc})
     v = _check(tmp_path / "e.json")
     assert v.code == 1 and v.pointer == "/base/sha256" and "/claims/witness_inputs" in v.reason
@@ -213,7 +214,7 @@ def test_bad_sha256_and_name_are_malformed(tmp_path):
 
 def test_the_base_is_checked_once_per_run(tmp_path, monkeypatch):
     base = _base()
-    docs = {f"e{j}.json": extension.extend(base, "base.json", j).certificate() for j in (1, 2, 3)}
+    docs = {f"e{j}.json": extend(base, "base.json", j).certificate() for j in (1, 2, 3)}
     _folder(tmp_path, base, docs)
     calls = []
     real = rankrefutation.check
@@ -225,7 +226,7 @@ def test_the_base_is_checked_once_per_run(tmp_path, monkeypatch):
 
 def test_a_guarded_child_sends_the_base_verdict_to_the_parent(tmp_path):
     base = _base()
-    _folder(tmp_path, base, {"e.json": extension.extend(base, "base.json", 1).certificate()})
+    _folder(tmp_path, base, {"e.json": extend(base, "base.json", 1).certificate()})
     digest = hashlib.sha256(canonical_json(base).encode()).hexdigest()
     assert bases.known(digest, Limits()) is None
     assert _check(tmp_path / "e.json").ok  # under the runtime guard: a forked child

@@ -18,12 +18,12 @@ def _base_name() -> str:
 
 def test_an_extension_whose_base_is_nowhere_is_one_line_exit_1_and_checks_with_base(tmp_path, capsys):
     from kernelbounds.certificate import canonical_json
-    from kernelbounds.lowerbounds import extension, refutation
+    from kernelbounds.lowerbounds import rankextension, refutation
 
     base = refutation.refute(6, 3, 3, "causal", kernel="nonnegative").certificate()  # not a shipped file
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    (tmp_path / "a" / "e.json").write_text(canonical_json(extension.extend(base, "base.json", 2).certificate()))
+    (tmp_path / "a" / "e.json").write_text(canonical_json(rankextension.extend(base, "base.json", 2).certificate()))
     (tmp_path / "b" / "base.json").write_text(canonical_json(base))
     assert main(["check", str(tmp_path / "a" / "e.json")]) == 1
     out = capsys.readouterr().out

@@ -7,7 +7,7 @@ from pathlib import Path
 from helpers import verdict
 
 from kernelbounds.bits import from_str
-from kernelbounds.lowerbounds import extension, refutation
+from kernelbounds.lowerbounds import rankextension, refutation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,11 +29,11 @@ def test_the_direct_m8_refutation_is_valid_well_inside_the_default_budget():
 
 
 def test_the_committed_cells_and_an_entry_built_from_a_base():
-    cells = set(extension.CELLS)
+    cells = set(rankextension.CELLS)
     for m in range(10, 21, 2):
         assert {(m, 3, "position-dependent"), (m, 3, "causal")} <= cells
     assert all(m % 2 == 0 and 8 <= m <= 20 for m, _, _ in cells)
-    name, build = extension.entry(14, 5, "causal", "refutation-causal-m06-n5-r3.json", lambda: refutation.refute(6, 5, 3, "causal").certificate())
+    name, build = rankextension.entry(14, 5, "causal", "refutation-causal-m06-n5-r3.json", lambda: refutation.refute(6, 5, 3, "causal").certificate())
     doc = build()
     assert name == "extension-causal-m14-n5-r7.json"
     assert doc["claims"]["bound"] == 14 // 2 + 1 and doc["m"] == 14 and doc["edges"] == [[6, 7], [8, 9], [10, 11], [12, 13]]
