@@ -2,13 +2,13 @@
 each described in tests/corpus/MANIFEST.json (attack, expected exit code and pointer).
 
 Run: .venv/bin/python scripts/corpus.py   (deterministic; the test suite checks the files)
+Files of the corpus it does not produce (made by hand, each with its MANIFEST line) are kept.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -115,9 +115,13 @@ def main() -> None:
     _rank_extension(add, edit)
     _direct_sum(add, edit)
 
-    if ROOT.exists():
-        shutil.rmtree(ROOT)
-    manifest = {}
+    # Files of the corpus this script does not produce (added by hand with their MANIFEST
+    # lines) are kept with their lines: regenerating never loses a test file.
+    old = ROOT / "MANIFEST.json"
+    manifest = json.loads(old.read_text()) if old.exists() else {}
+    produced = {f"{folder}/{name}.json" for folder, name, *_ in entries}
+    kept = sorted(k for k in manifest if k not in produced and (ROOT / k).exists())
+    manifest = {k: manifest[k] for k in kept}
     for folder, name, doc, code, pointer, attack in entries:
         (ROOT / folder).mkdir(parents=True, exist_ok=True)
         path = ROOT / folder / f"{name}.json"
@@ -129,7 +133,7 @@ def main() -> None:
     for key, limit in guarded:
         manifest[key]["limits"] = limit
     write_atomic(ROOT / "MANIFEST.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {len(manifest)} corpus files to {ROOT}")
+    print(f"wrote {len(produced)} corpus files to {ROOT}; kept {len(kept)} files it does not produce")
 
 
 def _level_family(add, edit) -> None:
