@@ -2,11 +2,11 @@
 (THEORY U5 "Symmetry ansatz", U7+ "Upper side at m = 8"; the ansatz, its expansion and the
 exact decision are in symmetric.py).
 
-The alternation is the one of symmetricsearch.py: for fixed key features psi = (g, h) one
+The alternation: for fixed key features psi = (g, h) one
 LP per orbit representative q in (phi(q), u_q, s_q, mu), for fixed phi one joint LP in
 (g, h, every u_q, s_q, mu); maximise the least margin mu over the extreme-class inputs
-(q, a, b^(n-2)) with w_q >= 1.  Two changes make it converge where the vertex version
-stalled:
+(q, a, b^(n-2)) with w_q >= 1.  Two changes make it converge where a vertex version (simplex
+or interior point with crossover, every token's rows; in the project's history) stalled:
 
 * **Central points.** Each LP is solved by HiGHS's interior-point method with crossover
   switched off, so the answer is a point in the relative interior of the optimal face,
@@ -21,8 +21,8 @@ stalled:
   violated ones join (and the LP is solved again).  A few dozen of the 2^m tokens per
   query end up active.
 
-Floats only propose: symmetricsearch.rationalise rounds (to the small denominators of
-:data:`DENS` first) and symmetric.exact_worst decides every input exactly.
+Floats only propose: :func:`rationalise` rounds (to the small integers of
+:data:`PSI_DIGITS` first) and symmetric.exact_worst decides every input exactly.
 """
 
 from __future__ import annotations

@@ -13,11 +13,11 @@ psi(pi z) is psi(z) with its first k coordinates shifted cyclically by one
 phi(pi^j q) = phi(q) shifted by j (the same shift) and F(pi^j q, z) = F(q, pi^(-j) z),
 w_(pi^j q)(z) = w_q(pi^(-j) z) and every input scored at pi^j q is the image of one scored
 at q with the same target and output.  So one LP per pi-orbit of queries (phi, u for fixed
-psi) and one LP in (g, h, u) for fixed phi alternate (symmetricsearch.py).  Kernel
+psi) and one LP in (g, h, u) for fixed phi alternate (centralsearch.py).  Kernel
 positivity is normalised as w >= 1 (the constraints are homogeneous).
 
-Floats only propose.  The head is rationalised (g, h, phi over one fixed prime denominator,
-F per query row over another, so the tables' heights stay small), expanded to full tables
+Floats only propose.  The head is rationalised (centralsearch.rationalise: integer g, h and
+phi of a few digits, F per query row over one prime, so the tables' heights stay small), expanded to full tables
 (:func:`expand`: phi, psi, F for every token) and decided exactly: the exact worst error over
 every input is computed on the orbit representatives (the rest follow by transport) by the
 level-min reduction of THEORY U5 (generalheads, "Extreme-class inputs").  The certificate is an
@@ -226,10 +226,6 @@ def expand(a: Ansatz, n: int, g, h, phi_rep: dict[int, tuple], F_rep: dict[int, 
 
 
 # ---------------------------------------------------------------- rationals, exact decision
-
-def _ints(values, den: int) -> list[int]:
-    return [int(round(float(x) * den)) for x in values]
-
 
 def exact_worst(a: Ansatz, n: int, G: list[int], H: list[list[int]], Phi: dict[int, list[int]], Fnum: dict[int, list[int]], fden: int):
     """The exact worst error over every input and position of the expanded head whose tables

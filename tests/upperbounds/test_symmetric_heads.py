@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from helpers import verdict
 from kernelbounds.checker import check_file
 from kernelbounds.model import min_ip_target
+from kernelbounds.upperbounds import centralsearch
 from kernelbounds.upperbounds import generalheads as gh
 from kernelbounds.upperbounds import symmetric as sym
-from kernelbounds.upperbounds import symmetricsearch as symsearch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -179,7 +179,7 @@ def test_found_heads_pass_both_routes_with_the_literal_worst_error(m, cycles, t)
     """Passing heads (the search's, small m): the level-min worst error is the literal one,
     below 1/2, and the checker accepts with and without its exhaustive route."""
     a = sym.Ansatz(m, sym.from_cycles(m, cycles), t)
-    res = symsearch.search(a, 3, starts=3, seconds=60)
+    res = centralsearch.search(a, 3, seconds=60)
     assert res.found is not None
     head = res.found.head()
     assert res.found.worst_error == brute_worst(head) < Fraction(1, 2)
