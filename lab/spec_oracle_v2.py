@@ -45,8 +45,8 @@ RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 MAX_CLASS_TERMS = 3_000_000  # extreme level classes (level-family)
 MAX_LITERAL_CLASS_TERMS = 12_000  # level classes x n terms: the literal second route
 MAX_LITERAL_INPUTS = 250_000  # inputs evaluated one by one
-MAX_TABLE_CELLS = 1 << 17  # explicit-head: 2^m x 2^m cells (m <= 8)
-MAX_RANK_SIDE = 256  # exact ranks of explicit matrices up to this side
+MAX_TABLE_CELLS = 1 << 18  # explicit-head: 2^m x 2^m cells (m <= 9; the m = 9 head takes about 6 s)
+MAX_RANK_SIDE = 512  # exact ranks of explicit matrices up to this side
 MAX_WORDS = 700_000  # orbit form: listed code words
 NUMPY_SPAN = 1 << 16  # linear codes with a larger span: numpy arrays of uint64 words (m <= 64)
 MAX_WORD_STEPS = 12_000_000  # orbit form: words x (permutations + representatives)

@@ -375,6 +375,10 @@ def job_check_symmetric_m8():
     return _check("explicit-head-m08-n3-r7.json")
 
 
+def job_check_symmetric_m9():
+    return _check("explicit-head-m09-n3-r12.json")
+
+
 def job_farkas_m4_n8():
     from kernelbounds.lowerbounds import rankonefarkas
 
@@ -557,6 +561,7 @@ ROWS = [
     ("check_extension_m20", "check rank extension m = 20, r = 10 (the m = 6 base + 7 edges; base checked in the same process)", "< 5 s", "check_refutation_m6", False),
     ("worst_error_m8", "exact worst error of that head (generator)", "-", None, False),
     ("check_symmetric_m8", "check explicit-head m = 8, n = 3, rank 7 (the 7-cycle head, integer tables)", "< 60 s", "check_explicit_m8", False),
+    ("check_symmetric_m9", "check explicit-head m = 9, n = 3, rank 12 (the 9-cycle head, t = 3, 4.5 MB)", "< 60 s", "check_symmetric_m8", False),
     ("central_search_m6", "central search m = 6, n = 3, rank 4, pi = (012)(345) (anchor)", "-", None, True),
     ("central_search_m8", "central search m = 8, n = 3, rank 7, pi = (0123456): find, rationalise, decide", "< 30 min", "central_search_m6", True),
     ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
