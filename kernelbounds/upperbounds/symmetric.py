@@ -17,7 +17,7 @@ psi) and one LP in (g, h, u) for fixed phi alternate (centralsearch.py).  Kernel
 positivity is normalised as w >= 1 (the constraints are homogeneous).
 
 Floats only propose.  The head is rationalised (centralsearch.rationalise: integer g, h and
-phi of a few digits, F per query row over one prime, so the tables' heights stay small), expanded to full tables
+phi of a few digits, F over one prime denominator, so the tables' heights stay small), expanded to full tables
 (:func:`expand`: phi, psi, F for every token) and decided exactly: the exact worst error over
 every input is computed on the orbit representatives (the rest follow by transport) by the
 level-min reduction of THEORY U5 (generalheads, "Extreme-class inputs").  The certificate is an
