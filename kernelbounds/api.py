@@ -367,7 +367,7 @@ def check(source, limits=None) -> Verdict:
 
 
 def _local_or_shipped(name: str) -> str:
-    from .hub.shipped import local_or_shipped
+    from .release.shipped import local_or_shipped
 
     return local_or_shipped(name)[0]
 
@@ -380,7 +380,7 @@ def certificate_path(name: str) -> Path:
     >>> certificate_path("witness-m24-n3-r8").name
     'witness-m24-n3-r8.json'
     """
-    from .hub import shipped
+    from .release import shipped
 
     return shipped.path(name)
 
@@ -391,7 +391,7 @@ def certificate_names() -> list[str]:
     >>> "witness-m24-n3-r8.json" in certificate_names()
     True
     """
-    from .hub import shipped
+    from .release import shipped
 
     return shipped.names()
 

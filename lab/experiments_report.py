@@ -337,7 +337,7 @@ def plot(results, summ, plan, path, data=None) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from kernelbounds.hub.plots import save, stamp
+    from kernelbounds.reports.plots import save, stamp
 
     panels = 4 if plan.code_sizes else 3
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2))

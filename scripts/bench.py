@@ -194,7 +194,7 @@ def job_hub_m16():
 
 
 def job_table_m4_64():
-    from kernelbounds.hub import report
+    from kernelbounds.reports import report
 
     return lambda: f"{len(report.table(range(4, 65), range(3, 9)))} rows"
 

@@ -237,8 +237,8 @@ def certificates_option(parser) -> None:
 
 def resolve_certificate(name: str) -> str:
     """A certificate file argument as given, or the shipped certificate it names when no
-    such local file exists (kernelbounds.hub.shipped.local_or_shipped), said on stderr in one line."""
-    from ..hub.shipped import local_or_shipped
+    such local file exists (kernelbounds.release.shipped.local_or_shipped), said on stderr in one line."""
+    from ..release.shipped import local_or_shipped
 
     found, shipped = local_or_shipped(name)
     if shipped:

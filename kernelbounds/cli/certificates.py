@@ -15,7 +15,7 @@ independent checker, in parallel, then its INDEX against the verdicts: a few min
 generators write each certificate again), re-checked by the checker and compared with the
 stored sha256 and claim (about an hour; --sample N --seed TEXT: N stored rows chosen by the seed).
 --list prints the names of the shipped certificates, --path NAME the installed path of one.
-Without these: regenerate the committed certificate set (kernelbounds/hub/catalog.py), check every file
+Without these: regenerate the committed certificate set (kernelbounds/release/catalog.py), check every file
 with the independent checker and compare it byte for byte with the file in DIR, then the
 index DIR/INDEX (per accepted file its name, sha256, kind, m, n, variant and the checker's
 claim: the hub's only source of committed claims) and the stored computed sources
@@ -62,7 +62,7 @@ def run(args) -> int:
         if args.path is not None:
             return _path(args)
         return _check(args)
-    from ..hub import workflow  # the generators: imported only when the command runs
+    from ..release import workflow  # the generators: imported only when the command runs
 
     if args.dir is None and not (args.write or args.reindex) and not Path("certificates").is_dir():
         args.dir = str(_shipped_folder())
@@ -90,7 +90,7 @@ def run(args) -> int:
         print(f"wrote {len(result.rows)} certificates, {certificates_index()} and {computed_name()} to {one_line(args.dir)}")
         return 1 if bad else 0
     if args.sample is not None:
-        from ..hub.regeneration import compare_sample
+        from ..release.regeneration import compare_sample
 
         result = compare_sample(args.dir, args.sample, args.seed, args.jobs)
     else:
@@ -117,13 +117,13 @@ def run(args) -> int:
 
 
 def _shipped_folder() -> Path:
-    from ..hub import shipped
+    from ..release import shipped
 
     return shipped.folder()
 
 
 def _list(args) -> int:
-    from ..hub import shipped
+    from ..release import shipped
 
     if args.dir is not None and not Path(args.dir).is_dir():
         raise UserError(f"{one_line(args.dir)}: no such folder")
@@ -136,7 +136,7 @@ def _list(args) -> int:
 
 
 def _path(args) -> int:
-    from ..hub import shipped
+    from ..release import shipped
 
     try:
         found = shipped.path(args.path)
@@ -150,7 +150,7 @@ def _path(args) -> int:
 
 
 def _check(args) -> int:
-    from ..hub import shipped
+    from ..release import shipped
 
     if args.dir is None:
         target = Path("certificates") if Path("certificates").is_dir() else shipped.folder()
@@ -199,7 +199,8 @@ def _check(args) -> int:
 
 def _recheck_stored(target: Path, args) -> list:
     """Every stored row of target/COMPUTED (or --sample N of them) rebuilt and re-checked."""
-    from ..hub import stored, storedcheck
+    from ..hub import stored
+    from ..release import storedcheck
 
     path = target / computed_name()
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..hub import plots, report
+from ..reports import plots, report
 from ..certificate import write_atomic
 from ._common import UserError, jobs_option
 

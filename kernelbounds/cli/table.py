@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..hub import plots, report
+from ..reports import plots, report
 from ..hub.answer import KERNELS
 from ._common import UserError, certificates_option, emit_json, jobs_option, positive, scheduled, scheduler_option, span, variant_option
 

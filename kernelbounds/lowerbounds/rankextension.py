@@ -91,7 +91,7 @@ def extend(base: dict, base_name: str, j: int) -> Extension:
     return Extension(base, base_name, tuple(matching(base["m"], j)))
 
 
-# The committed set (kernelbounds/hub/catalog.py): the m = 6 refutation (rank 3) plus j disjoint
+# The committed set (kernelbounds/release/catalog.py): the m = 6 refutation (rank 3) plus j disjoint
 # edges refutes rank 3 + j at m = 6 + 2j, so r*(m, n) >= floor(m/2) + 1 (odd m by restriction).
 # Committed only where nothing larger applies (the hub cites them; elsewhere the code bound of
 # L4, or L4 - 1 for signed kernels (L8), is larger, e.g. 11 at m = 19, n = 3 and everywhere at

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kernelbounds.hub import workflow
+from kernelbounds.release import workflow
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds.hub import catalog, workflow
+from kernelbounds.release import catalog, workflow
 from kernelbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,7 +182,7 @@ def test_a_witness_file_over_64_mib_is_refused_though_its_tokens_alone_fit(tmp_p
 
 
 def test_table_rows_do_not_depend_on_the_number_of_jobs():
-    from kernelbounds.hub import report
+    from kernelbounds.reports import report
 
     one = report.table(range(4, 9), range(3, 5), jobs=1)
     assert one == report.table(range(4, 9), range(3, 5), jobs=2)

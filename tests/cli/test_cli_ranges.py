@@ -249,7 +249,7 @@ def test_large_integers_are_strings_in_json_output():
 def test_csv_quotes_fields_with_commas():
     import csv
 
-    from kernelbounds.hub.report import Row, csv as to_csv
+    from kernelbounds.reports.report import Row, csv as to_csv
 
     rows = [Row(8, 3, 2, 256, 256, False, "codes, listed", "U2 tensor", "U2 tensor", None, "a, b.json", None)]
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.hub import report
+from kernelbounds.reports import report
 
 
 @given(st.lists(st.tuples(st.integers(1, 300), st.integers(0, 40), st.integers(1, 9)), min_size=1, max_size=5))

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import kernelbounds as kb
-from kernelbounds.hub import answer, report
+from kernelbounds.hub import answer
+from kernelbounds.reports import report
 from kernelbounds.cli import main
 from kernelbounds.cli._common import json_safe
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelbounds.hub import plots, report
+from kernelbounds.reports import plots, report
 from kernelbounds.hub.answer import KERNELS, VARIANTS
 from kernelbounds.cli import main
 
@@ -194,7 +194,7 @@ def test_a_png_another_command_draws_is_named_when_its_data_changes_and_never_re
         code, out = _docs_tables(*argv, "--root", str(tmp_path))
         assert code == 1 and out.startswith(f"stale: {docs / 'experiments.png'} (it was not drawn from the current experiments.json")
     assert (docs / "experiments.png").read_bytes() == image
-    from kernelbounds.hub.report import table
+    from kernelbounds.reports.report import table
 
     plots.save(plots.figure(table(range(4, 6), (3,))), str(docs / "other.png"))  # a PNG that names no data
     code, out = _docs_tables("--check", "--root", str(tmp_path))

@@ -1,4 +1,4 @@
-"""The regeneration sample CI runs (kernelbounds.hub.regeneration, `certificates --sample N --seed`):
+"""The regeneration sample CI runs (kernelbounds.release.regeneration, `certificates --sample N --seed`):
 deterministic for a seed, nested in N, another sample for another seed, byte comparison."""
 
 from pathlib import Path
@@ -6,8 +6,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelbounds.hub import regeneration
-from kernelbounds.hub import catalog
+from kernelbounds.release import regeneration
+from kernelbounds.release import catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = [e.filename for e in catalog.entries()]

@@ -105,7 +105,7 @@ def _lower_kernels(kind: str, doc: dict) -> list[str]:
 def test_the_stored_computed_sources_are_current(m, n):
     """COMPUTED holds what the generators give now (sampled cells; `kernelbounds
     certificates` compares the whole file byte for byte)."""
-    from kernelbounds.hub import storedcheck
+    from kernelbounds.release import storedcheck
 
     cells = answer._stored()
     rows = [(("cell", m, n, variant), cells.cells[(m, n, variant)]) for variant in EVERY] + [(("chain", m, n), cells.chains[(m, n)])]

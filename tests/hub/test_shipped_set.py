@@ -1,4 +1,4 @@
-"""The shipped certificate set by name (kernelbounds.hub.shipped: `certificates --list`, `--path`,
+"""The shipped certificate set by name (kernelbounds.release.shipped: `certificates --list`, `--path`,
 kb.certificate_path, names resolved by check) and checked as it is (`certificates --check`)."""
 
 import json
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import kernelbounds as kb
-from kernelbounds.hub import shipped
-from kernelbounds.hub import workflow
+from kernelbounds.release import shipped
+from kernelbounds.release import workflow
 from kernelbounds.checker import check_file
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,8 @@ from hypothesis import given, settings, strategies as st
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import check_bytes
 from kernelbounds.cli import main
-from kernelbounds.hub import answer, index, stored, storedcheck
+from kernelbounds.hub import answer, index, stored
+from kernelbounds.release import storedcheck
 
 VARIANTS = stored.VARIANTS
 KERNELS = answer.KERNELS
@@ -146,7 +147,7 @@ def test_first_difference_is_none_for_equal_values_and_names_a_change(value, ext
 def _small_folder(tmp_path, edit=None):
     """A certificate folder with one shipped file, COMPUTED cut to m <= 5 (edited by
     ``edit``) and an INDEX that lists both."""
-    from kernelbounds.hub import workflow
+    from kernelbounds.release import workflow
 
     doc = json.loads(json.dumps(SHIPPED))
     doc["cells"] = [c for c in doc["cells"] if c["m"] <= 5 and c["n"] == 3]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from kernelbounds.hub import catalog
+from kernelbounds.release import catalog
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker.rules.rankrefutation import _pattern, build_cnf
 from kernelbounds.lowerbounds import chirotope, refutation, trimming

@@ -333,7 +333,7 @@ def test_bound_json_names_the_orbit_form(capsys):
 
 
 def test_table_lower_column_is_nondecreasing_in_m():
-    from kernelbounds.hub import report
+    from kernelbounds.reports import report
 
     rows = report.table(range(11, 15), range(3, 9, 5), jobs=1)
     for n in (3, 8):

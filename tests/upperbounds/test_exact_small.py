@@ -148,7 +148,8 @@ def test_search_finds_a_rank_two_head_at_m4_n3():
 
 def test_known_small_values_through_the_hub():
     """THEORY U5: r* = 1 for m <= 3 and r* = 2 at m = 4 (n = 3..8), exact in the hub."""
-    from kernelbounds.hub import answer, report
+    from kernelbounds.hub import answer
+    from kernelbounds.reports import report
 
     for n in range(3, 9):
         assert (answer.bounds(3, n).lower.value, answer.bounds(3, n).upper.value) == (1, 1)
@@ -167,7 +168,7 @@ def test_stored_heads_match_their_committed_certificates():
     import json
     from pathlib import Path
 
-    from kernelbounds.hub import catalog
+    from kernelbounds.release import catalog
 
     root = Path(__file__).resolve().parents[2] / "certificates"
     for m, n, r, _ in catalog.general_heads():

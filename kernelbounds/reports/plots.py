@@ -88,7 +88,7 @@ def _ns(text: str) -> tuple[int, ...]:
 def parse_spec(text: str) -> Spec:
     """The Spec of a marker's parameters: `FILE.png --m A..B --n LIST [--variant V]
     [--kernel K] [--log2]`; SpecError names what is wrong."""
-    from .answer import KERNELS, VARIANTS
+    from ..hub.answer import KERNELS, VARIANTS
 
     words = text.split()
     if not words or not re.fullmatch(r"[A-Za-z0-9_./-]+\.png", words[0]) or ".." in Path(words[0]).parts or words[0].startswith("/"):

@@ -1,6 +1,6 @@
 """The committed certificate set (certificates/): one entry per file, naming the
 generator call that rebuilds it deterministically.  The regenerate-check-compare workflow
-over this registry is :mod:`kernelbounds.hub.workflow`."""
+over this registry is :mod:`kernelbounds.release.workflow`."""
 
 from __future__ import annotations
 

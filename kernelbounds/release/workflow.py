@@ -12,7 +12,8 @@ from pathlib import Path
 from ..certificate import canonical_json, write_atomic
 from ..checker import Verdict, check_file
 from ..progress import pmap as tracked
-from . import catalog, index, stored
+from . import catalog
+from ..hub import index, stored
 
 
 @dataclass(frozen=True)

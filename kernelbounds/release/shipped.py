@@ -32,7 +32,7 @@ class UnknownCertificate(KernelboundsError, LookupError):
 
 def folder() -> Path:
     """The folder of the shipped certificates (inside the installed package)."""
-    from .index import shipped
+    from ..hub.index import shipped
 
     return Path(str(shipped()))
 
@@ -131,7 +131,7 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     work on a terminal), then compare target/INDEX with the index built from these verdicts
     and target/COMPUTED's sha256.  The files are not rebuilt: the regeneration is
     `kernelbounds certificates` (scripts/regenerate)."""
-    from . import index, stored
+    from ..hub import index, stored
     from ..progress import pmap_weighted
 
     start = time.perf_counter()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import stored
+from ..hub import stored
 from .regeneration import sample as _sample
 
 

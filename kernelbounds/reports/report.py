@@ -1,7 +1,7 @@
 """Tables of lower <= r* <= upper over (m, n), from the hub (floats only here).
 
 Every number comes from :func:`kernelbounds.hub.answer.bounds`; this module only lays the
-answers out (markdown, CSV, JSON Lines; the plots are kernelbounds.hub.plots) and renders the docs tables
+answers out (markdown, CSV, JSON Lines; the plots are kernelbounds.reports.plots) and renders the docs tables
 (`kernelbounds table --docs`, tested to be current by tests/hub/test_hub.py)."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _method(side, m: int) -> str:
 def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
           kernel: str = "nonnegative") -> list[Row]:
     """One row per (m, n), m-major: the hub's answers (kernelbounds.hub.answer.table) for the kernel class."""
-    from .answer import table as hub_table
+    from ..hub.answer import table as hub_table
 
     return [row_of(a) for a in hub_table(ms, ns, variant, jobs=jobs, executor=executor, scheduler=scheduler, certificates=certificates, kernel=kernel)]
 
