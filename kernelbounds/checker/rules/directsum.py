@@ -48,9 +48,6 @@ COMPONENT_FIELDS = {"m", "copies", "code", "symmetry", "claims"}
 MAX_COMPONENTS = 16
 MAX_COPIES = 64
 MAX_TUPLES = 1_000_000  # multisets of orbits of the sum (each a few convolutions and one row count)
-# work_orbits counts RM(2,6)'s check (weight 32) as 34.6 M units (3.5 s), measured 11-13.6 s of CPU
-# here: the components are charged 5x so that the estimate bounds the measured time
-ORBIT_CALIBRATION = 5
 
 
 # ----------------------------------------------------------------- work estimate
@@ -81,8 +78,7 @@ def tuple_sizes(doc: Node) -> tuple[int, int]:
 
 def work(doc: Node, limits: Limits) -> int:
     """Closed form, from the sizes before any work: each component's orbit-form work
-    (orbits.work_orbits: enumeration, tables, closure, one row of N popcounts per orbit;
-    charged ORBIT_CALIBRATION times, as measured),
+    (orbits.work_orbits: enumeration, tables, closure, one row of N popcounts per orbit),
     then per multiset of orbits (rule DS2) the convolutions (at most m + 1 nonzero counts
     of at most 2 log2 N bits times each copy's gap entries), the row's gap set and its
     closed-form row count, and L3 over the distinct chain products."""
@@ -99,7 +95,6 @@ def work(doc: Node, limits: Limits) -> int:
         size = small_int(sized(c["claims"], "code_size"), 2, 0)
         n_bits += size.bit_length() * small_int(sized(c, "copies"), 1, 1, MAX_COPIES)
     require(total <= limits.max_orbit_work, "/components", "the components' orbit-form work", total, limits.max_orbit_work)
-    total *= ORBIT_CALIBRATION
     tuples, entries = tuple_sizes(doc)
     require(tuples <= MAX_TUPLES, "/components", "the number of multisets of orbits (prod over components of C(orbits + copies - 1, copies))", tuples, MAX_TUPLES)
     sched = schedule_sizes(doc, n, m)
