@@ -1,0 +1,127 @@
+"""The sharp ceiling of the lower-bound method L3/L4 (THEORY §3, "The ceiling of L3/L4
+(sharp form)").
+
+For any N distinct keys, any queries and any chains, with e_ij = 1/P_ij and
+rho_n = 1 / max_{d >= 2} ((n - 2)(d - 1))^(1/d), THEORY proves
+N + sum_{i != j} e_ij^(2k) >= N^2 ((1 + rho_n^k)/2)^m, so the quantity B_k that a certificate
+combining (weighted) Schur with the k-th Hadamard power of one approximate identity can reach
+is below T_k = (2 / (1 + rho_n^k))^m (< 2^m), and no such certificate proves more than
+
+    ceiling(m, n) = max_{k = 1..8} least { r : C(r + k - 1, k) > T_k }
+
+(k >= 9 never helps, THEORY).  At n = 3: 3,864 at m = 64, 14,924,693 at m = 128; for m <= 35
+some k in 2..4 gives more than k = 1 (65 at m = 32, k = 2).  A signed kernel's bound (L8) is
+one more (``signed=True``).
+
+Everything here is exact: rho_n^k = c^(-k/d) for integers c, d found by integer comparisons,
+and floor(T_k) is decided by ball arithmetic (FLINT's arb) whose precision grows until the
+ball's floor is one integer, or by rational arithmetic when c^k is a perfect d-th power.
+Since C(r + k - 1, k) is an integer, C > T_k exactly when C > floor(T_k).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+
+#: the Hadamard powers tried (THEORY: k >= 9 never helps)
+POWERS = range(1, 9)
+
+
+def rho_base(n: int) -> tuple[int, int]:
+    """(c, d) with rho_n = c^(-1/d): d >= 2 maximises ((n - 2)(d - 1))^(1/d), c = (n - 2)(d - 1).
+
+    log((n - 2)(x - 1)) / x is unimodal in x > 1 (its derivative's sign is that of
+    x/(x - 1) - log((n - 2)(x - 1)), strictly decreasing), so the first d whose successor is
+    not larger is the maximum; f(d + 1) > f(d) is the integer comparison
+    ((n - 2) d)^d > ((n - 2)(d - 1))^(d + 1)."""
+    if n < 3:
+        raise ValueError(f"the ceiling of L3/L4 is for n >= 3, not n = {n}")
+    a, d = n - 2, 2
+    while (a * d) ** d > (a * (d - 1)) ** (d + 1):
+        d += 1
+    return a * (d - 1), d
+
+
+def _exact_root(c: int, k: int, d: int) -> int | None:
+    """The integer c^(k/d) when c^k is a perfect d-th power, else None."""
+    p = c**k
+    r = round(p ** (1.0 / d))
+    for s in (r - 1, r, r + 1):
+        if s >= 0 and s**d == p:
+            return s
+    return None
+
+
+def floor_threshold(m: int, n: int, k: int) -> int:
+    """floor(T_k) for T_k = (2 / (1 + rho_n^k))^m, exactly."""
+    c, d = rho_base(n)
+    root = _exact_root(c, k, d)
+    if root is not None:  # rho_n^k = 1/root is rational
+        t = Fraction(2 * root, root + 1) ** m
+        return t.numerator // t.denominator
+    from flint import arb, ctx  # python-flint's ball arithmetic
+
+    saved = ctx.prec
+    try:
+        prec = 64 + m
+        while prec <= 1 << 16:
+            ctx.prec = prec
+            t = (2 / (1 + arb(c) ** (arb(-k) / d))) ** m
+            lo, hi = t.lower().floor(), t.upper().floor()
+            if lo == hi:
+                return int(lo.unique_fmpz())
+            prec *= 2
+    finally:
+        ctx.prec = saved
+    raise ArithmeticError(f"floor((2/(1+rho^k))^m) undecided at m = {m}, n = {n}, k = {k}")  # pragma: no cover
+
+
+def _iroot(x: int, k: int) -> int:
+    """floor(x^(1/k)) for an integer x >= 0 (integer Newton iteration from above)."""
+    if x < 2:
+        return x
+    s = 1 << -(-x.bit_length() // k)  # 2^ceil(bits/k) > x^(1/k)
+    while True:
+        t = ((k - 1) * s + x // s ** (k - 1)) // k
+        if t >= s:
+            return s
+        s = t
+
+
+def least_rank(bound: int, k: int) -> int:
+    """The least r >= 1 with C(r + k - 1, k) > bound (bound >= 0 an integer).
+
+    r^k / k! <= C(r + k - 1, k) <= (r + k - 1)^k / k!, so with s = floor((k! bound)^(1/k))
+    the answer lies in [s - k + 1, s + 1]; a bisection there decides it."""
+    s = _iroot(factorial(k) * bound, k)
+    lo, hi = max(1, s - k + 1), s + 1  # C(hi + k - 1, k) >= hi^k / k! > bound
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if comb(mid + k - 1, k) > bound:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@lru_cache(maxsize=4096)
+def per_power(m: int, n: int) -> tuple[int, ...]:
+    """For k = 1..8, the least r that the k-th Hadamard power cannot beat at (m, n)."""
+    return tuple(least_rank(floor_threshold(m, n, k), k) for k in POWERS)
+
+
+def ceiling(m: int, n: int, signed: bool = False) -> int:
+    """The most any L3/L4 certificate can prove about r*(m, n) (n >= 3, m >= 1): a rank
+    r >= ceiling(m, n) can never be excluded by that method (plus one for a signed kernel,
+    THEORY L8)."""
+    if m < 1:
+        raise ValueError(f"m must be at least 1, not {m}")
+    return max(per_power(m, n)) + (1 if signed else 0)
+
+
+def best_power(m: int, n: int) -> int:
+    """The k in 1..8 that attains :func:`ceiling` (the least such k)."""
+    values = per_power(m, n)
+    return 1 + values.index(max(values))
