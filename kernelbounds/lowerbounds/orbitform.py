@@ -111,24 +111,27 @@ class OrbitLowerBound(_PerEntry):
     def work(self) -> int:
         """The checker's work estimate for the orbit route of this certificate, from its sizes
         (the generator keeps its own copy of the formula; tests/lowerbounds/test_orbit_work.py
-        compares it with the checker's on committed orbit files): enumeration (2^k codewords
-        for a linear code, N listed words), permutation tables, the closure (N x permutations x
-        lookups; twice for listed codes), one row of N popcounts per orbit and one more, each
-        word operation costing ceil(m/64)."""
+        compares it with the checker's on committed orbit files): per permutation a lookup
+        table on the k-bit message vectors (linear code) or the m-bit words (listed code),
+        then 2 units per Gray step of the 2^k - 1 (linear) and per word kept, 2 per table
+        entry, 1 per table lookup (N x permutations x tables), 3 per image (N x
+        permutations; twice for a listed code), 1 per popcount (N per orbit) and, for a
+        linear code, permutations x k x (m + k) for its rows; Gray steps, popcounts and a
+        listed code's lookups at op(m) = 1 + m // 2048 times that."""
         doc = self.certificate()
         m, perms = self.m, len(doc["symmetry"]["permutations"])
-        bits = 16 if m <= 128 else 8
-        chunks = (m + bits - 1) // bits
         code, claims = doc["code"], doc["claims"]
-        if "linear" in code:
-            enumerate_ops, passes, words = 2 ** len(code["linear"]["generator"]), 1, claims["code_size"]
-        else:
-            words = len(code["words"])
-            enumerate_ops, passes = words, 2
-        tables = perms * chunks * 2**bits
-        closure = passes * words * perms * chunks
-        rows = (len(claims["orbits"]) + 1) * words
-        return (m + 63) // 64 * (enumerate_ops + closure + rows) + tables
+        wide = 1 + m // 2048
+        linear = "linear" in code
+        bits = len(code["linear"]["generator"]) if linear else m
+        chunk = 16 if bits <= 128 else 8
+        tables = [2 ** min(chunk, bits - start) for start in range(0, bits, chunk)]
+        words = claims["code_size"] if linear else len(code["words"])
+        steps = 2**bits - 1 if linear else 0
+        images = words * perms * (1 if linear else 2)
+        lookups = words * perms * len(tables) * (1 if linear else wide)
+        row_bits = perms * bits * (m + bits) if linear else 0
+        return 2 * steps * wide + 2 * words + 2 * perms * sum(tables) + lookups + 3 * images + len(claims["orbits"]) * words * wide + row_bits
 
     def fits_checker(self) -> bool:
         from ..checker import Limits

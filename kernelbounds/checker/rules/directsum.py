@@ -123,15 +123,16 @@ def check_component(node: Node, limits: Limits) -> Component:
     node["code"].obj({"linear"} if linear else {"words"}, {"name"})
     name = node["code"]["name"].str() if node["code"].has("name") else ("linear" if linear else "listed")
     claims = node["claims"].obj({"code_size", "orbits"})
+    code: list[int] | tuple[list[int], list[int]]
     if linear:
-        rows, words, _ = orbits.linear_words(node, m, limits)
+        rows, words, messages, _ = orbits.linear_words(node, m, limits)
+        code = (rows, messages)
     else:
-        rows, words = None, orbits.listed_words(node, m, limits)
+        words = code = orbits.listed_words(node, m, limits)
     sym = node["symmetry"].obj({"permutations"})
-    perms = [orbits.Permutation(p, m) for p in orbits.read_permutations(sym["permutations"], m)]
-    orbits.check_automorphisms(node, perms, words, rows)
+    action = orbits.check_automorphisms(node, orbits.read_permutations(sym["permutations"], m), words, code)
     expect_equal(claims["code_size"], claims["code_size"].int(0), len(words), "N, the number of code words of the component")
-    found = orbits.check_orbit_claims(claims, words, perms, m)
+    found = orbits.check_orbit_claims(claims, words, action, m)
     for t, (_, hist) in enumerate(found):
         low = min(hist)
         if low < 2:

@@ -6,9 +6,13 @@ The code is a listed constant-weight code or the weight-w words of a binary line
   O1  each permutation is a permutation of 0..m-1 that maps the code onto itself (linear:
       every permuted generator row lies in the row space, so the weight-w words map onto
       themselves; listed: the permuted word set is the word set);
-  O2  the orbits of the group they generate: a search from each claimed representative
-      (the checker's own closure under the permutations), with the claimed sizes; the
-      orbits are disjoint and cover all N words;
+  O2  the orbits of the group they generate: a breadth-first search from each claimed
+      representative (the checker's own closure), with the claimed sizes; the orbits are
+      disjoint and cover all N words.  The search runs over word indices: a listed word's
+      position, whose image under a permutation O1 found; a linear code's word by its
+      message vector x (the word is the XOR of the rows t with bit t of x), on which a
+      permutation pi acts by the linear map whose column t is the message vector of
+      pi(row t) (pi is F_2-linear), also found by O1;
   O3  per orbit, the full gap histogram of its representative's row over all N words
       (exact popcounts); rows in one orbit share it (THEORY: |pi c_j \\ pi c_i| = |c_j \\ c_i|);
   O4  one schedule per gap that occurs (checked as B2), none for a gap that never occurs;
@@ -20,17 +24,18 @@ The code is a listed constant-weight code or the weight-w words of a binary line
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 from ..common import Outcome, expect_equal, rat, require_version
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, require
+from ..limits import Limits, op, require
 from ..text import show
 from .chains import MAX_K, SCOPE, constant_weight_row_count, least_rank, placements, read_schedules
 from . import kernels
-from .linear import echelon, in_span, independent
+from .linear import independent
 
 MAX_PERMUTATIONS = 64
 
@@ -40,18 +45,32 @@ def chunk_bits(m: int) -> int:
     return 16 if m <= 128 else 8
 
 
-def _chunks(m: int) -> int:
-    b = chunk_bits(m)
-    return (m + b - 1) // b
+def table_sizes(bits: int) -> list[int]:
+    """The entries of each lookup table of a LinearMap on `bits`-bit vectors."""
+    b = chunk_bits(bits)
+    return [2 ** min(b, bits - start) for start in range(0, bits, b)]
 
 
-def work_orbits(doc: Node, limits: Limits) -> int:
-    """An upper bound on the orbit route's elementary operations, from the document's
-    sizes before any work: enumeration (linear: 2^k codewords), table building, the
-    closure (N x permutations x table lookups; for listed codes also the automorphism
-    test), and one row of N popcounts per claimed orbit; each operation on an m-bit word
-    counts ceil(m/64).  For a linear code N is the claimed code_size: the enumeration
-    rejects the file as soon as it finds a different number of weight-w words."""
+# The orbit route's cost per counted item, in units of limits.py's cost model (about 100 ns):
+# timed on RM(2,6) weight 32 (docs/certificate-format-v2.md, O0), each rounded up.
+COST = {"gray_steps": 2, "words": 2, "table_entries": 2, "lookups": 1, "images": 3, "popcounts": 1, "row_bits": 1}
+
+
+def orbit_counts(doc: Node, limits: Limits) -> dict[str, int]:
+    """What the orbit route does, counted from the document's sizes before any work:
+    gray_steps     a linear code's 2^k - 1 enumeration steps (xor, popcount, compare);
+    words          the N words kept with their indices (for a linear code N is the claimed
+                   code_size: the enumeration stops at the first word beyond it);
+    table_entries  the maps' lookup tables (LinearMap): per permutation, on the k-bit
+                   message vectors of a linear code, on the m-bit words of a listed one;
+    lookups        table lookups: the closure's images of message vectors (linear), the
+                   automorphism test's images of all N words (listed), one per table;
+    images         N x permutations: the closure applies every map once to every index
+                   (the orbits are disjoint and cover at most the N words), one owner test
+                   each; a listed code's automorphism test adds one position lookup each;
+    popcounts      one row of N popcounts per claimed orbit;
+    row_bits       a linear code's generator rows permuted bit by bit and reduced to their
+                   message vectors: permutations x k x (m + k)."""
     m = doc["m"].int(1, limit=limits.max_m)
     perms = len(doc["symmetry"]["permutations"].list(MAX_PERMUTATIONS))
     claims = doc["claims"]
@@ -60,15 +79,22 @@ def work_orbits(doc: Node, limits: Limits) -> int:
     if code.has("linear"):
         dim = len(code["linear"]["generator"].list(limits.max_linear_dim))
         n_words = claims["code_size"].int(0, limit=limits.max_orbit_words)
-        enumerate_ops, passes = 2**dim, 1
-    else:
-        n_words = len(code["words"].list(limits.max_orbit_words))
-        enumerate_ops, passes = n_words, 2
-    size = (m + 63) // 64
-    tables = perms * _chunks(m) * 2 ** chunk_bits(m)
-    closure = passes * n_words * perms * _chunks(m)
-    rows = (orbit_count + 1) * n_words
-    return size * (enumerate_ops + closure + rows) + tables
+        tables = table_sizes(dim)
+        return {"gray_steps": 2**dim - 1, "words": n_words, "table_entries": perms * sum(tables), "lookups": n_words * perms * len(tables),
+                "images": n_words * perms, "popcounts": orbit_count * n_words, "row_bits": perms * dim * (m + dim)}
+    n_words = len(code["words"].list(limits.max_orbit_words))
+    tables = table_sizes(m)
+    return {"gray_steps": 0, "words": n_words, "table_entries": perms * sum(tables), "lookups": n_words * perms * len(tables),
+            "images": 2 * n_words * perms, "popcounts": orbit_count * n_words, "row_bits": 0}
+
+
+def work_orbits(doc: Node, limits: Limits) -> int:
+    """An upper bound on the orbit route's work in units: orbit_counts, each item at its
+    COST, and an operation on an m-bit word (a Gray step, a lookup on a listed word, a
+    popcount) at op(m) times its cost."""
+    m = doc["m"].int(1, limit=limits.max_m)
+    wide = {"gray_steps", "lookups", "popcounts"} if not doc["code"].has("linear") else {"gray_steps", "popcounts"}
+    return sum(COST[item] * count * (op(m) if item in wide else 1) for item, count in orbit_counts(doc, limits).items())
 
 
 def read_permutations(node: Node, m: int) -> list[list[int]]:
@@ -83,40 +109,58 @@ def read_permutations(node: Node, m: int) -> list[list[int]]:
     return out
 
 
-class Permutation:
-    """A coordinate permutation (bit i goes to bit images[i]) applied by table lookups."""
+class LinearMap:
+    """The F_2-linear map sending bit i to the vector columns[i], applied by table lookups
+    on chunks of chunk_bits(len(columns)) bits (table[x] = XOR of the columns of x's bits).
+    A coordinate permutation is the map with columns[i] = 1 << images[i] (see permutation)."""
 
-    def __init__(self, images: list[int], m: int):
-        self.bits = chunk_bits(m)
-        mask = (1 << self.bits) - 1
-        self.mask = mask
+    def __init__(self, columns: list[int]):
+        self.bits = chunk_bits(len(columns))
+        self.mask = (1 << self.bits) - 1
         self.tables = []
-        for start in range(0, m, self.bits):
-            width = min(self.bits, m - start)
+        for start in range(0, len(columns), self.bits):
+            width = min(self.bits, len(columns) - start)
             table = [0] * (1 << width)
             for x in range(1, 1 << width):
                 low = x & -x
-                table[x] = table[x ^ low] | (1 << images[start + low.bit_length() - 1])
+                table[x] = table[x ^ low] ^ columns[start + low.bit_length() - 1]
             self.tables.append(table)
 
     def __call__(self, w: int) -> int:
         out, bits, mask = 0, self.bits, self.mask
         for table in self.tables:
-            out |= table[w & mask]
+            out ^= table[w & mask]
             w >>= bits
         return out
 
     def apply_all(self, words: list[int]) -> list[int]:
-        """The images of many words (unrolled for the four tables of m <= 64)."""
-        if len(self.tables) == 4 and self.bits == 16:
-            t0, t1, t2, t3 = self.tables
-            return [t0[w & 0xFFFF] | t1[(w >> 16) & 0xFFFF] | t2[(w >> 32) & 0xFFFF] | t3[w >> 48] for w in words]
+        """The images of many words (unrolled for one, two and four tables)."""
+        tables, b, mask = self.tables, self.bits, self.mask
+        if len(tables) == 1:
+            return [tables[0][w] for w in words]
+        if len(tables) == 2:
+            t0, t1 = tables
+            return [t0[w & mask] ^ t1[w >> b] for w in words]
+        if len(tables) == 4 and b == 16:
+            t0, t1, t2, t3 = tables
+            return [t0[w & 0xFFFF] ^ t1[(w >> 16) & 0xFFFF] ^ t2[(w >> 32) & 0xFFFF] ^ t3[w >> 48] for w in words]
         return [self(w) for w in words]
 
 
-def linear_words(doc: Node, m: int, limits: Limits) -> tuple[list[int], list[int], str]:
-    """(generator rows, the weight-w codewords in Gray-code order, description); stops
-    at the first word beyond the claimed N (the work bound assumed N)."""
+def permute(word: int, images: list[int]) -> int:
+    """One word under the coordinate permutation moving bit i to bit images[i]."""
+    return sum(1 << images[i] for i in range(len(images)) if word >> i & 1)
+
+
+def permutation(images: list[int]) -> LinearMap:
+    """The coordinate permutation moving bit i to bit images[i]."""
+    return LinearMap([1 << i for i in images])
+
+
+def linear_words(doc: Node, m: int, limits: Limits) -> tuple[list[int], list[int], list[int], str]:
+    """(generator rows, the weight-w codewords in Gray-code order, their message vectors,
+    description): the word XOR_{t in x} row_t has message vector x, here x = i ^ (i >> 1)
+    after Gray step i; stops at the first word beyond the claimed N (the work bound assumed N)."""
     lin = doc["code"]["linear"].obj({"generator", "weight"})
     items = lin["generator"].list(limits.max_linear_dim)
     rows = [x.token(m) for x in items]
@@ -125,17 +169,18 @@ def linear_words(doc: Node, m: int, limits: Limits) -> tuple[list[int], list[int
         raise Invalid(lin["generator"].pointer, "the generator rows are not linearly independent over F_2")
     claimed = doc["claims"]["code_size"]
     cap = claimed.int(0)
-    words, word = [], 0
+    words, messages, word = [], [], 0
     for i in range(1, 2 ** len(rows)):  # Gray code: flip one row per step
         word ^= rows[(i & -i).bit_length() - 1]
         if word.bit_count() == w:
             words.append(word)
+            messages.append(i ^ (i >> 1))
             if len(words) > cap:
                 raise Invalid(claimed.pointer, f"claims N = {cap} words of weight {w}, but the code has more")
     expect_equal(claimed, cap, len(words), f"N, the number of weight-{w} codewords")
     if len(words) < 2:
         raise Invalid(lin["weight"].pointer, f"the code has {len(words)} words of weight {w}; the bound needs N >= 2")
-    return rows, words, f"the {len(words)} weight-{w} words of a linear code ({len(rows)} rows, 2^{len(rows)} codewords enumerated)"
+    return rows, words, messages, f"the {len(words)} weight-{w} words of a linear code ({len(rows)} rows, 2^{len(rows)} codewords enumerated)"
 
 
 def listed_words(doc: Node, m: int, limits: Limits) -> list[int]:
@@ -157,34 +202,97 @@ def listed_words(doc: Node, m: int, limits: Limits) -> list[int]:
     return words
 
 
-def check_automorphisms(doc: Node, perms: list[Permutation], words: list[int], rows: list[int] | None) -> None:
-    """O1: linear codes by their generator rows, listed codes by the whole word set."""
+class Action:
+    """The permutations acting on the code's N words through indices 0..space-1 (O1, O2).
+    A listed code: word j has index j, and a permutation acts by the list of its images'
+    positions.  A linear code: a word has index its message vector x (the word is the XOR
+    of the generator rows t with bit t of x), and a permutation pi acts by the linear map
+    x -> the message vector of pi(word), whose column t is the message vector of
+    pi(row t) (pi is F_2-linear on {0,1}^m).  `order[j]` is the index of word j."""
+
+    def __init__(self, space: int, maps: list[Callable[[list[int]], list[int]]], index: Callable[[int], int | None], order: list[int]):
+        self.space, self.maps, self.index, self.order = space, maps, index, order
+
+
+def coordinates(basis: dict[int, tuple[int, int]], word: int) -> int | None:
+    """The message vector x of `word` over an echelon basis {leading bit: (r, x_r)} in which
+    each r is the XOR of the rows in x_r (None: word is outside the span)."""
+    x = 0
+    while word:
+        top = word.bit_length() - 1
+        if top not in basis:
+            return None
+        r, x_r = basis[top]
+        word ^= r
+        x ^= x_r
+    return x
+
+
+def message_basis(rows: list[int]) -> dict[int, tuple[int, int]]:
+    """An echelon basis {leading bit: (r, x_r)} of the rows' span with r the XOR of the rows
+    in x_r (the rows are independent: linear_words refused dependent ones)."""
+    basis: dict[int, tuple[int, int]] = {}
+    for t, r in enumerate(rows):
+        x = 1 << t
+        while r and r.bit_length() - 1 in basis:
+            b, x_b = basis[r.bit_length() - 1]
+            r ^= b
+            x ^= x_b
+        if not r:
+            raise AssertionError("the generator rows were checked independent")
+        basis[r.bit_length() - 1] = (r, x)
+    return basis
+
+
+def check_automorphisms(doc: Node, images: list[list[int]], words: list[int], code: list[int] | tuple[list[int], list[int]]) -> Action:
+    """O1, and the permutations' action on the words' indices.  `code` is the listed words'
+    list, or (generator rows, message vectors) of a linear code: a permutation is checked
+    on the generator rows (each image's message vector is a column of its action) or on
+    every listed word (each image's position is an entry of its action)."""
     node = doc["symmetry"]["permutations"]
-    if rows is not None:
-        basis = echelon(rows)
-        if basis is None:  # (linear_words refused dependent rows already)
-            raise Invalid(doc["code"]["linear"]["generator"].pointer, "the generator rows are not linearly independent over F_2")
-        for p, perm in enumerate(perms):
+    if isinstance(code, tuple):
+        rows, messages = code
+        basis = message_basis(rows)
+        weight = words[0].bit_count()
+        maps: list[Callable[[list[int]], list[int]]] = []
+        for p, perm in enumerate(images):
+            columns = []
             for r, row in enumerate(rows):
-                if not in_span(basis, perm(row)):
+                x = coordinates(basis, permute(row, perm))
+                if x is None:
                     raise Invalid(node[p].pointer, f"not an automorphism: it maps generator row {r} outside the code")
-        return
-    word_set = set(words)
-    for p, perm in enumerate(perms):
-        for j, image in enumerate(perm.apply_all(words)):
-            if image not in word_set:
-                raise Invalid(node[p].pointer, f"not an automorphism: it maps code word {j} outside the code")
+                columns.append(x)
+            maps.append(LinearMap(columns).apply_all)
+
+        def message(word: int) -> int | None:
+            return coordinates(basis, word) if word.bit_count() == weight else None
+
+        return Action(1 << len(rows), maps, message, messages)
+    position = {w: j for j, w in enumerate(words)}
+    listed: list[Callable[[list[int]], list[int]]] = []
+    for p, perm in enumerate(images):
+        found = [position.get(y, -1) for y in permutation(perm).apply_all(words)]
+        if -1 in found:
+            raise Invalid(node[p].pointer, f"not an automorphism: it maps code word {found.index(-1)} outside the code")
+        listed.append(positions(found))
+    return Action(len(words), listed, position.get, list(range(len(words))))
 
 
-def closure(start: int, perms: list[Permutation], owner: dict[int, int], label: int) -> int:
-    """O2: the orbit of `start` by a depth-first search; marks its words in `owner`."""
+def positions(images: list[int]) -> Callable[[list[int]], list[int]]:
+    """The map j -> images[j], applied to a list of indices."""
+    return lambda batch: [images[j] for j in batch]
+
+
+def closure(start: int, maps: list[Callable[[list[int]], list[int]]], owner: list[int], label: int) -> int:
+    """O2: the orbit of index `start` by a breadth-first search that applies every map once
+    to every index it reaches; marks them `label` in `owner` (-1: unreached); its size."""
     owner[start] = label
     frontier, size = [start], 1
     while frontier:
         batch, frontier = frontier, []
-        for perm in perms:
-            for y in perm.apply_all(batch):
-                if y not in owner:
+        for step in maps:
+            for y in step(batch):
+                if owner[y] < 0:
                     owner[y] = label
                     frontier.append(y)
                     size += 1
@@ -201,27 +309,28 @@ def row_histogram(rep: int, words: list[int], m: int) -> Counter:
     return hist
 
 
-def check_orbit_claims(claims: Node, words: list[int], perms: list[Permutation], m: int) -> list[tuple[int, Counter]]:
+def check_orbit_claims(claims: Node, words: list[int], action: Action, m: int) -> list[tuple[int, Counter]]:
     """O2, O3: [(|O|, histogram of O's representative)] after comparing every claim."""
     items = claims["orbits"].list(len(words))
-    owner: dict[int, int] = {}
-    word_set = set(words)
+    owner = [-1] * action.space
     out = []
     for t, item in enumerate(items):
         item.obj({"representative", "size", "gaps"})
         rep = item["representative"].token(m)
-        if rep not in word_set:
+        x = action.index(rep)
+        if x is None:
             raise Invalid(item["representative"].pointer, "the representative is not a code word")
-        if rep in owner:
-            raise Invalid(item["representative"].pointer, f"lies in the orbit of orbit {owner[rep]}'s representative: one orbit listed twice (split by hand)")
-        size = closure(rep, perms, owner, t)
+        if owner[x] >= 0:
+            raise Invalid(item["representative"].pointer, f"lies in the orbit of orbit {owner[x]}'s representative: one orbit listed twice (split by hand)")
+        size = closure(x, action.maps, owner, t)
         expect_equal(item["size"], item["size"].int(1), size, "the orbit size (the checker's closure under the permutations)")
         hist = row_histogram(rep, words, m)
         check_histogram(item["gaps"], hist)
         out.append((size, hist))
-    if len(owner) != len(words):
-        missing = next(j for j, w in enumerate(words) if w not in owner)
-        raise Invalid(claims["orbits"].pointer, f"the listed orbits cover {len(owner)} of the N = {len(words)} words (code word {missing} is in none)")
+    covered = sum(size for size, _ in out)  # the orbits are disjoint
+    if covered != len(words):
+        missing = next(j for j, x in enumerate(action.order) if owner[x] < 0)
+        raise Invalid(claims["orbits"].pointer, f"the listed orbits cover {covered} of the N = {len(words)} words (code word {missing} is in none)")
     return out
 
 
@@ -265,18 +374,20 @@ def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
     linear = doc["code"].has("linear")
     doc["code"].obj({"linear"} if linear else {"words"}, {"name"})
     name = doc["code"]["name"].str() if doc["code"].has("name") else ("linear" if linear else "listed")
+    code: list[int] | tuple[list[int], list[int]]
     if linear:
-        rows, words, what = linear_words(doc, m, limits)
+        rows, words, messages, what = linear_words(doc, m, limits)
+        code = (rows, messages)
     else:
-        rows, words = None, listed_words(doc, m, limits)
+        words = code = listed_words(doc, m, limits)
         what = f"{len(words)} listed words of weight {words[0].bit_count()}"
-    perms = [Permutation(p, m) for p in read_permutations(sym["permutations"], m)]
-    check_automorphisms(doc, perms, words, rows)
+    perms = read_permutations(sym["permutations"], m)
+    action = check_automorphisms(doc, perms, words, code)
     schedules = read_schedules(doc, n, m)
     claims = doc["claims"].obj({"bound", "k", "min_product", "witness_inputs", "code_size", "orbits"})
     big_n = len(words)
     expect_equal(claims["code_size"], claims["code_size"].int(0), big_n, "N, the number of code words")
-    orbits = check_orbit_claims(claims, words, perms, m)
+    orbits = check_orbit_claims(claims, words, action, m)
     occurring = set().union(*(set(h) for _, h in orbits))
     for g in sorted(occurring):
         if g not in schedules:
