@@ -64,18 +64,23 @@ def listed_versions():
     return out
 
 
+def read_code(part: dict):
+    """(node, m, the code's words, the code as check_automorphisms takes it)."""
+    node, m = Node(part), part["m"]
+    if "linear" in part["code"]:
+        rows, words, messages, _ = orbits.linear_words(node, m, Limits())
+        return node, m, words, (rows, messages)
+    words = orbits.listed_words(node, m, Limits())
+    return node, m, words, words
+
+
 def test_the_committed_certificates_use_several_codes():
     assert len(committed_codes()) >= 6
 
 
 @pytest.mark.parametrize("part", committed_codes() + listed_versions())
 def test_committed_code_orbits_equal_the_old_closure(part):
-    node, m = Node(part), part["m"]
-    if "linear" in part["code"]:
-        rows, words, messages, _ = orbits.linear_words(node, m, Limits())
-        code: object = (rows, messages)
-    else:
-        words = code = orbits.listed_words(node, m, Limits())
+    node, m, words, code = read_code(part)
     images = part["symmetry"]["permutations"]
     claimed = [node["claims"]["orbits"][t]["representative"].token(m) for t in range(len(part["claims"]["orbits"]))]
     # the claimed representatives (the whole code), then words of earlier orbits and a partial cover
@@ -91,16 +96,13 @@ def permute(word: int, images: list[int]) -> int:
 
 
 def invariant_closure(seeds: list[int], gens: list[list[int]]) -> set[int]:
-    """The union of the seeds' orbits under the group the generators generate (plain search)."""
-    seen, todo = set(seeds), list(seeds)
-    while todo:
-        w = todo.pop()
-        for g in gens:
-            y = permute(w, g)
-            if y not in seen:
-                seen.add(y)
-                todo.append(y)
-    return seen
+    """The union of the seeds' orbits: add every generator's images until nothing is new."""
+    words: set[int] = set(seeds)
+    while True:
+        grown = words | {permute(w, g) for w in words for g in gens}
+        if grown == words:
+            return words
+        words = grown
 
 
 def span_basis(vectors: set[int]) -> list[int]:
@@ -134,10 +136,8 @@ def test_random_groups_orbits_equal_the_old_closure(group, linear, data):
     if linear:  # the weight-w words of the span of the seeds' orbits (an invariant linear code)
         rows = span_basis(invariant_closure(seeds, gens))
         size = sum(1 for x in range(1, 2 ** len(rows)) if sum_rows(rows, x).bit_count() == w)
-        part = {"code": {"linear": {"generator": [to_str(r, m) for r in rows], "weight": w}}, "claims": {"code_size": size}, "symmetry": {"permutations": gens}}
-        node = Node(part)
-        rows, words, messages, _ = orbits.linear_words(node, m, Limits())
-        code: object = (rows, messages)
+        part = {"m": m, "code": {"linear": {"generator": [to_str(r, m) for r in rows], "weight": w}}, "claims": {"code_size": size}, "symmetry": {"permutations": gens}}
+        node, _, words, code = read_code(part)
     else:  # the seeds' orbits, listed in a drawn order
         words = sorted(invariant_closure(seeds, gens))
         data.draw(st.randoms(use_true_random=False)).shuffle(words)
@@ -189,16 +189,11 @@ def test_the_work_estimate_counts_what_the_route_does(part, monkeypatch):
     monkeypatch.setattr(orbits, "LinearMap", CountedMap)
     monkeypatch.setattr(orbits, "positions", positions)
     monkeypatch.setattr(orbits, "row_histogram", row_histogram)
-    node, m = Node(part), part["m"]
-    if "linear" in part["code"]:
-        rows, words, messages, _ = orbits.linear_words(node, m, Limits())
-        code: object = (rows, messages)
-    else:
-        words = code = orbits.listed_words(node, m, Limits())
+    node, m, words, code = read_code(part)
     action = orbits.check_automorphisms(node, orbits.read_permutations(node["symmetry"]["permutations"], m), words, code)
     orbits.check_orbit_claims(node["claims"], words, action, m)
     estimate = orbits.orbit_counts(node, Limits())
     assert {item: estimate[item] for item in counted} == counted
     assert estimate["words"] == len(words)
     if "linear" in part["code"]:
-        assert estimate["gray_steps"] == 2 ** len(rows) - 1
+        assert estimate["gray_steps"] == 2 ** len(code[0]) - 1
