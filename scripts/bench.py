@@ -310,6 +310,42 @@ def job_check_orbit_m64_n3():
     return _check("lower-position-independent-m64-n3.json")
 
 
+def _rm26_orbit_inputs():
+    """RM(2,6) weight 32 from the committed m = 64 orbit file: the node, its 1,828,134 words
+    (the checker's enumeration, outside the timing), the permutations, the representatives."""
+    from kernelbounds.checker.jsonread import Node
+    from kernelbounds.checker.limits import Limits
+    from kernelbounds.checker.rules import orbits
+
+    node = Node(json.loads((CERTS / "lower-position-independent-m64-n3.json").read_text()))
+    rows, words, messages, _ = orbits.linear_words(node, 64, Limits())
+    images = orbits.read_permutations(node["symmetry"]["permutations"], 64)
+    reps = [o["representative"].token(64) for o in node["claims"]["orbits"].list(10)]
+    return node, (rows, words, messages), images, reps
+
+
+def job_orbit_closure_v1_m64():
+    """The anchor of the orbit closure: the closure it replaced (lab/orbit_closure_v1.py: a
+    search over the words, 16-bit table lookups, a dict of the words reached)."""
+    from lab import orbit_closure_v1
+
+    _, (_, words, _), images, reps = _rm26_orbit_inputs()
+    return lambda: f"orbit sizes {orbit_closure_v1.orbits(words, images, 64, reps)[0]}"
+
+
+def job_orbit_closure_m64():
+    from kernelbounds.checker.rules import orbits
+
+    node, (rows, words, messages), images, reps = _rm26_orbit_inputs()
+
+    def run():
+        action = orbits.check_automorphisms(node, images, words, (rows, messages))
+        owner = [-1] * action.space
+        return f"orbit sizes {[orbits.closure(action.index(r), action.maps, owner, t) for t, r in enumerate(reps)]}"
+
+    return run
+
+
 def job_check_sum_m128_n3():
     return _check("lower-sum-position-independent-m128-n3.json")
 
@@ -552,6 +588,8 @@ ROWS = [
     ("lexicode_24_8_4", "lexicode m = 24, w = 8, intersections <= 4, at most 3000 words", "ratio < 0.3", "lexicode_literal_24_8_4", False),
     ("check_uniform_m64_n3", "check RM(2,6) weight 32, m = 64, n = 3 in the uniform form (anchor)", "-", None, False),
     ("check_orbit_m64_n3", "check orbit-form lower bound m = 64, n = 3 (1,828,134 words, 3 orbits)", "< 60 s", "check_uniform_m64_n3", False),
+    ("orbit_closure_v1_m64", "orbit closure of RM(2,6) weight 32 (1,828,134 words, 3 permutations): the closure it replaced (anchor)", "-", None, False),
+    ("orbit_closure_m64", "orbit closure of RM(2,6) weight 32: the action on message vectors (tables included), then the search over indices", "ratio < 0.3", "orbit_closure_v1_m64", False),
     ("check_sum_m128_n3", "check direct-sum lower bound m = 128, n = 3 (RM(2,6)^2: N = 3.3e12, 6 orbit multisets; THEORY L9)", "<= 1.2x anchor", "check_orbit_m64_n3", False),
     ("check_sum_m256_n3", "check direct-sum lower bound m = 256, n = 3 (RM(2,6)^4: N = 1.1e25, 15 orbit multisets)", "<= 1.5x anchor", "check_orbit_m64_n3", False),
     ("check_level_families", "check every committed level-family certificate (upper-*.json)", "each < 5 s", None, False),
