@@ -341,7 +341,7 @@ def job_orbit_closure_m64():
     def run():
         action = orbits.check_automorphisms(node, images, words, (rows, messages))
         owner = [-1] * action.space
-        return f"orbit sizes {[orbits.closure(action.index(r), action.maps, owner, t) for t, r in enumerate(reps)]}"
+        return f"orbit sizes {[orbits.closure(action.index_of(r), action.maps, owner, t) for t, r in enumerate(reps)]}"
 
     return run
 

@@ -26,7 +26,7 @@ def new_orbits(node: Node, words: list[int], code, images: list[list[int]], reps
     owner = [-1] * action.space
     out: list = []
     for t, rep in enumerate(reps):
-        x = action.index(rep)
+        x = action.index_of(rep)
         assert x is not None  # every representative drawn here is a code word
         out.append(("inside", owner[x]) if owner[x] >= 0 else orbits.closure(x, action.maps, owner, t))
     return out, [j for j, x in enumerate(action.order) if owner[x] < 0]

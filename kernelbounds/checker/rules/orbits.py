@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from typing import NamedTuple
 
 from ..common import Outcome, expect_equal, rat, require_version
 from .. import claims as claim_of
@@ -57,20 +58,13 @@ COST = {"gray_steps": 2, "words": 2, "table_entries": 2, "lookups": 1, "images":
 
 
 def orbit_counts(doc: Node, limits: Limits) -> dict[str, int]:
-    """What the orbit route does, counted from the document's sizes before any work:
-    gray_steps     a linear code's 2^k - 1 enumeration steps (xor, popcount, compare);
-    words          the N words kept with their indices (for a linear code N is the claimed
-                   code_size: the enumeration stops at the first word beyond it);
-    table_entries  the maps' lookup tables (LinearMap): per permutation, on the k-bit
-                   message vectors of a linear code, on the m-bit words of a listed one;
-    lookups        table lookups: the closure's images of message vectors (linear), the
-                   automorphism test's images of all N words (listed), one per table;
-    images         N x permutations: the closure applies every map once to every index
-                   (the orbits are disjoint and cover at most the N words), one owner test
-                   each; a listed code's automorphism test adds one position lookup each;
-    popcounts      one row of N popcounts per claimed orbit;
-    row_bits       a linear code's generator rows permuted bit by bit and reduced to their
-                   message vectors: permutations x k x (m + k)."""
+    """What the orbit route does, counted from the sizes before any work (N: a linear code's
+    claimed code_size, its enumeration stops beyond it; the orbits are disjoint, so the
+    closure applies each map to at most N indices): a linear code's 2^k - 1 Gray steps;
+    the N words kept; per permutation its lookup tables (on k-bit message vectors, or on
+    m-bit listed words); the lookups and images of N x permutations (a listed code's
+    automorphism test maps every word once more); one row of N popcounts per claimed
+    orbit; a linear code's rows permuted bit by bit and reduced (permutations x k x (m + k))."""
     m = doc["m"].int(1, limit=limits.max_m)
     perms = len(doc["symmetry"]["permutations"].list(MAX_PERMUTATIONS))
     claims = doc["claims"]
@@ -202,16 +196,17 @@ def listed_words(doc: Node, m: int, limits: Limits) -> list[int]:
     return words
 
 
-class Action:
-    """The permutations acting on the code's N words through indices 0..space-1 (O1, O2).
-    A listed code: word j has index j, and a permutation acts by the list of its images'
-    positions.  A linear code: a word has index its message vector x (the word is the XOR
-    of the generator rows t with bit t of x), and a permutation pi acts by the linear map
-    x -> the message vector of pi(word), whose column t is the message vector of
-    pi(row t) (pi is F_2-linear on {0,1}^m).  `order[j]` is the index of word j."""
+class Action(NamedTuple):
+    """The permutations acting on the code's N words through indices 0..space-1 (O1, O2):
+    a listed word's index is its position, a linear code's word's its message vector x
+    (the word is the XOR of the rows t with bit t of x); `maps` apply each permutation to a
+    list of indices, `index_of` finds a word's index (None: not a code word), `order[j]` is
+    the index of word j."""
 
-    def __init__(self, space: int, maps: list[Callable[[list[int]], list[int]]], index: Callable[[int], int | None], order: list[int]):
-        self.space, self.maps, self.index, self.order = space, maps, index, order
+    space: int
+    maps: list[Callable[[list[int]], list[int]]]
+    index_of: Callable[[int], int | None]
+    order: list[int]
 
 
 def coordinates(basis: dict[int, tuple[int, int]], word: int) -> int | None:
@@ -317,7 +312,7 @@ def check_orbit_claims(claims: Node, words: list[int], action: Action, m: int) -
     for t, item in enumerate(items):
         item.obj({"representative", "size", "gaps"})
         rep = item["representative"].token(m)
-        x = action.index(rep)
+        x = action.index_of(rep)
         if x is None:
             raise Invalid(item["representative"].pointer, "the representative is not a code word")
         if owner[x] >= 0:
