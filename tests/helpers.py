@@ -108,3 +108,25 @@ def survivors_of_signal(argv: list[str], sig: int, count: int = 1, start: float 
                     os.kill(c, 9)
                 except OSError:
                     pass
+
+
+def spy_checks(monkeypatch) -> list[str]:
+    """Record the path of every check the hub asks of the checker (the check still runs)."""
+    from kernelbounds import checker
+
+    calls: list[str] = []
+    real = checker.check_bytes
+
+    def counted(data, path="<bytes>", *args, **kwargs):
+        calls.append(path)
+        return real(data, path, *args, **kwargs)
+
+    monkeypatch.setattr(checker, "check_bytes", counted)
+    return calls
+
+
+def folder_claims(folder) -> tuple:
+    """The hub's claims from a user folder (hub/folders.py), shipped copies skipped."""
+    from kernelbounds.hub import folders, index
+
+    return folders.claims(str(folder), {e["sha256"] for e in index.entries().values()}, index._known)

@@ -5,8 +5,10 @@ Every ``*.json`` entry of the folder is read through the checker's own reader
 ``max_file_bytes`` + 1 bytes read whatever the file system says), and the sha256 and the
 verdict come from those same bytes.  A file whose sha256 is listed in the shipped index is
 not checked again: its claim is already the shipped one.  Any other file's verdict comes
-from the disk cache (``cache.py``, keyed by sha256, the checker's code and its limits) or
-from the checker under its default limits and runtime guard, and is cached.  Each file that
+from the disk cache (``cache.py``, keyed by sha256, the checker's code and its limits,
+authenticated by the user's secret) or from the checker under its default limits and runtime
+guard, and is cached, except a verdict that depends on the files beside it (a rank
+extension's base), which is decided again each time.  Each file that
 cannot be read or that the checker rejects is named in one escaped warning line and
 ignored; an accepted file's claim (lower, upper or family-minimum) is returned for the hub.
 """
@@ -15,12 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
 from . import cache
 
-_MEMO: dict[str, dict] = {}  # cache key -> verdict record, for this process
+_MEMO: dict = {}  # cache key (or (key, folder listing) for a verdict on other files too) -> verdict record, for this process
 _WARNED: set[tuple[str, str]] = set()
 
 
@@ -48,11 +51,13 @@ def read_bounded(path: str, limits=None) -> bytes:
         raise ValueError("out of memory while reading it") from None
 
 
-def verdict_record(data: bytes, digest: str, path: str, limits) -> dict:
+def verdict_record(data: bytes, digest: str, path: str, limits, listing: str | None = None) -> dict:
     """The checker's verdict on these bytes as a record (code, kind, claim, pointer,
-    reason, variant): from this process's memo, the disk cache, or the checker."""
+    reason, variant): from this process's memo, the disk cache, or the checker.  A verdict
+    that depends on the files beside it (``cache.depends_on_other_files``) is never kept on
+    disk, and in this process only under ``listing`` (:func:`listing` of its folder)."""
     k = cache.key(digest, limits)
-    record = _MEMO.get(k) or _well_formed(cache.load(k))
+    record = _MEMO.get(k) or _MEMO.get((k, listing)) or _well_formed(cache.load(k))
     if record is None:
         from ..checker import check_bytes
 
@@ -65,9 +70,31 @@ def verdict_record(data: bytes, digest: str, path: str, limits) -> dict:
             except (ValueError, AttributeError):
                 pass
         record = {"code": int(v.code), "kind": v.kind, "claim": v.claim, "pointer": v.pointer, "reason": v.reason, "variant": variant}
-        cache.store(k, record)
-    _MEMO[k] = record
+        cache.store(k, record)  # not one that depends on other files
+    if not cache.depends_on_other_files(record["kind"]):
+        _MEMO[k] = record
+    elif listing is not None:
+        _MEMO[(k, listing)] = record
     return record
+
+
+def listing(folder: Path) -> str | None:
+    """The state of a folder's entries (name, size, modification time, inode of each, in
+    name order, hashed; None when it cannot be listed): a verdict that depends on the files
+    beside it is reused in this process only while this stays the same."""
+    h = hashlib.sha256()
+    try:
+        with os.scandir(folder) as found:
+            names = sorted((e.name, e) for e in found)
+        for name, entry in names:
+            try:
+                st = entry.stat()
+                h.update(f"{name!r}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}\n".encode("utf-8", "surrogateescape"))
+            except OSError:
+                h.update(f"{name!r}|?\n".encode("utf-8", "surrogateescape"))
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 def _well_formed(record: dict | None) -> dict | None:
@@ -108,6 +135,7 @@ def claims(folder: str, shipped_hashes, make_claim) -> tuple:
         warn(folder, f"cannot list it ({exc.strerror or exc})")
         return ()
     out = []
+    state = listing(root)
     for path in _progress(paths):
         try:
             data = read_bounded(str(path), limits)
@@ -117,7 +145,7 @@ def claims(folder: str, shipped_hashes, make_claim) -> tuple:
         digest = hashlib.sha256(data).hexdigest()
         if digest in shipped_hashes:
             continue
-        record = verdict_record(data, digest, str(path), limits)  # the same bytes: no second read
+        record = verdict_record(data, digest, str(path), limits, state)  # the same bytes: no second read
         del data  # not kept while the next file is read
         if record["code"] != 0:
             warn(str(path), rejection(record))

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import folder_claims, spy_checks
 
 from kernelbounds import checker
 from kernelbounds.hub import cache, folders
@@ -82,25 +83,6 @@ def _clear_memo():
     folders._MEMO.clear()
 
 
-def _spy(monkeypatch) -> list[str]:
-    """Record every check the folder reader asks of the checker (the check still runs)."""
-    calls: list[str] = []
-    real = checker.check_bytes
-
-    def counted(data, path="<bytes>", *args, **kwargs):
-        calls.append(path)
-        return real(data, path, *args, **kwargs)
-
-    monkeypatch.setattr(checker, "check_bytes", counted)
-    return calls
-
-
-def _claims(folder):
-    from kernelbounds.hub import index
-
-    return folders.claims(str(folder), {e["sha256"] for e in index.entries().values()}, index._known)
-
-
 def test_verdicts_are_cached_on_disk_and_shipped_copies_are_not_checked(tmp_path, monkeypatch):
     monkeypatch.setenv("KERNELBOUNDS_CACHE", str(tmp_path / "cache"))
     folder = tmp_path / "user"
@@ -111,14 +93,14 @@ def test_verdicts_are_cached_on_disk_and_shipped_copies_are_not_checked(tmp_path
         (folder / f"re-{name}").write_bytes(_reformatted(name))
     for name in _smallest_of_each_kind():  # byte copies: their sha256 is in the shipped index
         (folder / name).write_bytes((CERTS / name).read_bytes())
-    calls = _spy(monkeypatch)
+    calls = spy_checks(monkeypatch)
     _clear_memo()
-    first = _claims(folder)
+    first = folder_claims(folder)
     assert sorted(Path(p).name for p in calls) == sorted(f"re-{name}" for name in names)  # only the re-encoded files
     assert len(list((tmp_path / "cache" / "verdicts").glob("*.json"))) == len(set(_reformatted(n) for n in names))
     calls.clear()
     _clear_memo()
-    again = _claims(folder)
+    again = folder_claims(folder)
     assert calls == [] and again == first  # the second run checks nothing
 
 
@@ -130,16 +112,17 @@ def test_corrupt_cache_entries_are_ignored_and_rewritten(tmp_path, monkeypatch):
     for name in names:
         (folder / f"re-{name}").write_bytes(_reformatted(name))
     _clear_memo()
-    first = _claims(folder)
+    first = folder_claims(folder)
     entries = sorted((tmp_path / "cache" / "verdicts").glob("*.json"))
-    assert len(entries) == len(names)
+    kinds = {e["name"]: e["kind"] for e in INDEX}
+    assert len(entries) == sum(not cache.depends_on_other_files(kinds[name]) for name in names)  # a rank extension's verdict is never kept
     garbage = [b"", b"{", b"[]", json.dumps({"format": cache.FORMAT, "key": "0" * 64, "code": 0, "kind": "x", "pointer": "", "reason": "", "claim": None}).encode(), b"\xff" * 10]
     for i, entry in enumerate(entries):
         entry.write_bytes(garbage[i % len(garbage)])
-    calls = _spy(monkeypatch)
+    calls = spy_checks(monkeypatch)
     _clear_memo()
-    assert _claims(folder) == first
-    assert len(calls) == len(names)  # every corrupt entry ignored: checked again
+    assert folder_claims(folder) == first
+    assert len(calls) == len(names)  # every corrupt entry ignored (and the uncached extension): checked again
     assert all(cache.load(e.stem) is not None for e in entries)  # and rewritten whole
 
 
@@ -168,7 +151,7 @@ def test_a_rejected_file_with_a_hostile_name_is_one_escaped_line(tmp_path, name,
     (folder / name).write_text("{not json")
     folders._WARNED.clear()
     _clear_memo()
-    assert _claims(folder) == ()
+    assert folder_claims(folder) == ()
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "\x1b" not in err and "rejects it (malformed" in err, err
 
@@ -179,11 +162,11 @@ def test_a_cached_claim_of_the_wrong_shape_is_checked_again(tmp_path, monkeypatc
     folder.mkdir()
     (folder / "orthant.json").write_bytes(_reformatted("orthant-causal-m12-n3.json"))
     _clear_memo()
-    first = _claims(folder)
+    first = folder_claims(folder)
     (entry,) = (tmp_path / "cache" / "verdicts").glob("*.json")
     record = json.loads(entry.read_text())
     record["claim"] = dict(record["claim"], value="many")
     entry.write_text(json.dumps(record))
-    calls = _spy(monkeypatch)
+    calls = spy_checks(monkeypatch)
     _clear_memo()
-    assert _claims(folder) == first and len(calls) == 1
+    assert folder_claims(folder) == first and len(calls) == 1
