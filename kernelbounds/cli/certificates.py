@@ -11,8 +11,9 @@ from ._common import UserError, emit_json, jobs_option, one_line, positive, sche
 
 HELP = """--check: check every certificate of DIR (default: the shipped set) as it is with the
 independent checker, in parallel, then its INDEX against the verdicts: a few minutes.
---verify: --check, then every stored computed result of DIR/COMPUTED rebuilt (the
-generators write each certificate again), re-checked by the checker and compared with the
+--verify: --check, then DIR/COMPUTED checked complete (every declared row, certificate and
+committed code file; before anything is rebuilt), then every stored computed result rebuilt
+(the generators write each certificate again), re-checked by the checker and compared with the
 stored sha256 and claim (about an hour; --sample N --seed TEXT: N stored rows chosen by the seed).
 --list prints the names of the shipped certificates, --path NAME the installed path of one.
 Without these: regenerate the committed certificate set (kernelbounds/release/catalog.py), check every file
@@ -75,6 +76,7 @@ def run(args) -> int:
         if not (target / computed_name()).is_file():  # COMPUTED's cells would have to be regenerated: --reindex never does
             raise UserError(f"{target} has no {computed_name()}: --reindex regenerates nothing (it keeps COMPUTED's stored cells); "
                             f"build the whole set with `kernelbounds certificates --write {target}`")
+        _complete_cells(target / computed_name())
         rejected, index_changed, computed_changed = workflow.reindex(target, args.jobs)
         for name in rejected:
             print(f"  {one_line(target / name)}: rejected by the checker (not indexed)", file=sys.stderr)
@@ -149,6 +151,9 @@ def _path(args) -> int:
     return 0
 
 
+SHOWN_PROBLEMS = 20  # --verify: completeness problems printed one a line (--json: all)
+
+
 def _check(args) -> int:
     from ..release import shipped
 
@@ -159,17 +164,19 @@ def _check(args) -> int:
         if not target.is_dir():
             raise UserError(f"{one_line(target)}: no such folder")
     result = shipped.check_set(target, args.jobs)
-    stored_rows = _recheck_stored(target, args) if args.verify else None
+    stored_rows, incomplete = _recheck_stored(target, args, result) if args.verify else (None, [])
     if args.json:
         for r in result.rows:
             v = r.verdict
             emit_json({"certificate": r.name, "kind": v.kind, "ok": v.ok, "code": int(v.code), "summary": v.summary, "pointer": v.pointer, "reason": v.reason, "seconds": round(v.seconds, 3), "work": v.work})
+        for pointer, why in incomplete:
+            emit_json({"stored_pointer": pointer, "ok": False, "problem": why})
         for r in stored_rows or ():
             emit_json({"stored_row": r.label, "ok": r.problem is None, "problem": r.problem})
-        stored_bad = sum(r.problem is not None for r in stored_rows or ())
+        stored_bad = sum(r.problem is not None for r in stored_rows or ()) + len(incomplete)
         emit_json({"certificates": len(result.rows), "problems": result.problems + stored_bad, "rejected": [r.name for r in result.rejected], "index_matches": result.index_same,
                    "unindexed": result.unindexed, "missing": result.missing, "code_files_stale": result.code_files_stale, "seconds": round(result.seconds, 1)}
-                  | ({} if stored_rows is None else {"stored_rows_rechecked": len(stored_rows), "stored_rows_differing": stored_bad}))
+                  | ({} if stored_rows is None else {"stored_rows_rechecked": len(stored_rows), "stored_rows_differing": stored_bad - len(incomplete), "stored_incomplete": len(incomplete)}))
         return 0 if result.ok and not stored_bad else 1
     for r in result.rows:
         if args.verbose or not r.verdict.ok:
@@ -187,6 +194,12 @@ def _check(args) -> int:
           f"{valid} valid, {len(result.rejected)} rejected; {index}; {result.problems} problems")
     if stored_rows is None:
         return 0 if result.ok else 1
+    if incomplete:
+        for pointer, why in incomplete[:SHOWN_PROBLEMS]:
+            print(f"  {computed_name()} at {one_line(pointer)}: {one_line(why)}")
+        more = f" ({len(incomplete) - SHOWN_PROBLEMS} more not shown; --json lists all)" if len(incomplete) > SHOWN_PROBLEMS else ""
+        print(f"{one_line(target / computed_name())}: incomplete or not whole: {len(incomplete)} problems{more}; no stored row rebuilt")
+        return 1
     bad = [r for r in stored_rows if r.problem is not None]
     for r in stored_rows:
         if args.verbose or r.problem is not None:
@@ -197,23 +210,53 @@ def _check(args) -> int:
     return 0 if result.ok and not bad else 1
 
 
-def _recheck_stored(target: Path, args) -> list:
-    """Every stored row of target/COMPUTED (or --sample N of them) rebuilt and re-checked."""
-    from ..hub import stored
+def _recheck_stored(target: Path, args, result) -> tuple[list, list]:
+    """(rows re-checked, completeness problems) of target/COMPUTED: first whether it is whole
+    and complete (cheap, before any row is rebuilt; then nothing is rebuilt), then every
+    stored row (or --sample N of them) rebuilt and re-checked."""
+    from ..hub import index, stored
     from ..release import storedcheck
 
-    path = target / computed_name()
-    try:
-        st = stored.Stored(json.loads(path.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UserError(f"{one_line(path)}: cannot read the stored computed results ({one_line(str(exc))})") from None
-    problem = storedcheck.row_problem(st)
-    if problem:
-        raise UserError(f"{one_line(path)}: {one_line(problem)}")
+    doc = _read_computed(target / computed_name())
+    code_files = {r.name: index.sha256(r.data) for r in result.rows if r.verdict.ok and r.verdict.kind == "lower-bound"}
+    missing = storedcheck.problems(doc, code_files)
+    if missing:
+        return [], missing
+    st = stored.Stored(doc)
     chosen = storedcheck.rows(st)
     if args.sample is not None:
         chosen = storedcheck.sample(chosen, args.sample, args.seed)
-    return storedcheck.recheck_all(st, chosen, args.jobs)
+    return storedcheck.recheck_all(st, chosen, args.jobs, target), []
+
+
+def _read_computed(path: Path) -> dict:
+    """DIR/COMPUTED parsed, a document of its format with every row inside the stored grid
+    (UserError in one line otherwise: DIR is the command's input)."""
+    from ..hub import storedshape
+    from ..release import storedcheck
+
+    try:
+        doc = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise UserError(f"{one_line(path)}: cannot read the stored computed results ({one_line(exc.strerror or str(exc))})") from None
+    except (ValueError, RecursionError) as exc:
+        raise UserError(f"{one_line(path)}: cannot read the stored computed results: {one_line(storedshape.unreadable(exc))}") from None
+    problem = storedshape.document_problem(doc) or storedcheck.row_problem(doc)
+    if problem:
+        raise UserError(f"{one_line(path)}: {one_line(problem)}")
+    return doc
+
+
+def _complete_cells(path: Path) -> None:
+    """--reindex keeps COMPUTED's rows: UserError in one line unless they are whole and
+    complete (its code descriptions are rewritten, so they are not asked for)."""
+    from ..hub import storedshape
+
+    found = storedshape.completeness(dict(_read_computed(path), code_files={}))
+    if found:
+        more = f" (and {len(found) - 1} more problems)" if len(found) > 1 else ""
+        raise UserError(f"{one_line(path)} at {one_line(found[0][0])}: {one_line(found[0][1])}{more}: --reindex keeps these rows; "
+                        f"rebuild them with `kernelbounds certificates --write`")
 
 
 def _jobs(jobs: int | None) -> int:

@@ -244,7 +244,9 @@ def _stored_verdict(found: dict, where: str, side: str, m: int, n: int, variant:
     if problem is None and (claim["side"] != side or kernel not in claim["kernels"]):
         problem = f"its claim is not a {side} bound for the {kernel} kernel class"
     if problem is None and value is not None and claim["value"] != value:
-        problem = f"its claim's value {claim['value']} differs from the stored bound {value}"
+        from ..checker.text import show
+
+        problem = f"its claim's value {show(claim['value'])} differs from the stored bound {show(value)}"
     if problem:
         raise StaleIndex(f"{stored.NAME}, {where}: {problem}: run `kernelbounds certificates --verify`")
     return claim["value"], {"source": f"rebuilt certificate ({stored.NAME})", "sha256": sha, "claim": claim}

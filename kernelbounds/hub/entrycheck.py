@@ -32,6 +32,13 @@ def digest(entry: dict) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")).hexdigest()
 
 
+def _show(x) -> str:
+    """A number of any size, shortened for a message (the checker's text.show)."""
+    from ..checker.text import show
+
+    return show(x)
+
+
 def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -63,7 +70,7 @@ def claim_problem(claim, m, n, variant) -> str | None:
                 and _ints(claim.get("chain_bounds"), 1) and claim["chain_bounds"]):
             return "its family-minimum claim lacks n, family (basis, readout, signs) or chain_bounds, or has a wrong type"
         if claim["n"] != n:
-            return f"its claim's n = {claim['n']} differs from the entry's n = {n}"
+            return f"its claim's n = {_show(claim['n'])} differs from the entry's n = {_show(n)}"
         return None
     if side not in ("lower", "upper"):
         return None if isinstance(side, str) else "its claim's side is not a string"
@@ -76,7 +83,7 @@ def claim_problem(claim, m, n, variant) -> str | None:
     if not (isinstance(kernels, list) and all(k in KERNELS for k in kernels)):
         return "its claim's kernels are not a list of kernel classes"
     if claim["m"] != m or claim["n"] != n:
-        return f"its claim is on r*({claim['m']}, {claim['n']}) but the entry is at m = {m}, n = {n}"
+        return f"its claim is on r*({_show(claim['m'])}, {_show(claim['n'])}) but the entry is at m = {_show(m)}, n = {_show(n)}"
     if (variant or "position-independent") not in variants:
         return f"its claim's variants {variants} do not contain the file's variant {variant}"
     if claim.get("nonnegative_features") not in (None, True, False):

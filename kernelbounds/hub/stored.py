@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from ..errors import InvalidArgument, KernelboundsError
+from ..errors import KernelboundsError
 
 
 FORMAT = "kernelbounds-computed"
@@ -78,6 +78,18 @@ def signed_kernel(variant: str) -> str:
     return "signed" if variant == "position-dependent" else "signed-any-denominator"
 
 
+def stated_kernels(variant: str, bound: int) -> list[str]:
+    """The kernel classes a code cell's certificates are stated for: nonnegative, and when the
+    bound exceeds 2 the widest signed class (THEORY L8: value bound - 1, so r >= 1 needs none)."""
+    return ["nonnegative"] + ([signed_kernel(variant)] if bound > 2 else [])
+
+
+def has_orthant(m: int, code_bound: int) -> bool:
+    """Whether THEORY L7's floor(m/2) is stored at m beside this code bound: it can decide a
+    side (floor(m/2) >= code_bound - 1: the signed code side is one less)."""
+    return 4 <= m <= ORTHANT_MAX_M and m // 2 >= code_bound - 1
+
+
 def code_entry(m: int, n: int, variant: str) -> dict | None:
     """The code search's best bound at (m, n, variant), or None when no code fits, with the
     checker's verdicts on its nonnegative and signed certificates."""
@@ -86,7 +98,7 @@ def code_entry(m: int, n: int, variant: str) -> dict | None:
     lb = assemble.best(m, n, variant)
     if not lb.size:
         return None
-    kernels = ["nonnegative"] + ([signed_kernel(variant)] if lb.bound > 2 else [])
+    kernels = stated_kernels(variant, lb.bound)
     label = f"code search at m = {m}, n = {n} ({variant})"
     certificates = {k: verdict(assemble.any_certificate(lb, kernel=None if k == "nonnegative" else k), f"{label}, {k} kernel") for k in kernels}
     return {"bound": lb.bound, "detail": code_detail(lb), "summary": assemble.summary(lb), "certificates": certificates}
@@ -96,7 +108,7 @@ def orthant_entry(m: int, n: int, variant: str, code_bound: int = 0) -> dict | N
     """THEORY L7 at (m, n, variant): bound floor(m/2) and the witness family's size, where
     it can decide a side (floor(m/2) >= code_bound - 1: the signed code side is one less),
     with the checker's verdict on its certificate."""
-    if not 4 <= m <= ORTHANT_MAX_M or m // 2 < code_bound - 1:
+    if not has_orthant(m, code_bound):
         return None
     from ..lowerbounds import signrank
 
@@ -164,11 +176,16 @@ def text(doc: dict) -> str:
 
 
 class Stored:
-    """The COMPUTED document, parsed once, with lookups."""
+    """The COMPUTED document, parsed once, with lookups; StaleIndex naming the JSON pointer
+    unless it is whole and complete (``storedshape.py``)."""
 
     def __init__(self, doc: dict):
-        if doc.get("format") != FORMAT or doc.get("version") != VERSION:
-            raise InvalidArgument(f"not a {FORMAT} version {VERSION} document")
+        from .index import StaleIndex
+        from .storedshape import first_problem
+
+        problem = first_problem(doc)
+        if problem:
+            raise StaleIndex(f"{NAME} is corrupt: {problem}: run `kernelbounds certificates --write certificates`")
         self.cells = {(c["m"], c["n"], c["variant"]): c for c in doc["cells"]}
         self.chains = {(c["m"], c["n"]): c for c in doc["chains"]}
         self.code_files = doc["code_files"]
@@ -179,4 +196,12 @@ class Stored:
 
 @lru_cache(maxsize=4)
 def parse(data: bytes) -> Stored:
-    return Stored(json.loads(data))
+    """COMPUTED's bytes parsed and checked (StaleIndex naming it otherwise)."""
+    from .index import StaleIndex
+    from .storedshape import unreadable
+
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError) as exc:  # not JSON, or a number over Python's 4300 digits
+        raise StaleIndex(f"{NAME} is corrupt: {unreadable(exc)}: run `kernelbounds certificates --write certificates`") from None
+    return Stored(doc)

@@ -153,9 +153,10 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
         in_index = set()
     try:
         code_files = json.loads(computed_bytes)["code_files"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         code_files = {}
-    stale = [r.name for r in accepted if r.verdict.kind == "lower-bound" and code_files.get(r.name, {}).get("sha256") != index.sha256(r.data)]
+    recorded = {name: e.get("sha256") for name, e in code_files.items() if isinstance(e, dict)} if isinstance(code_files, dict) else {}
+    stale = [r.name for r in accepted if r.verdict.kind == "lower-bound" and recorded.get(r.name) != index.sha256(r.data)]
     return SetCheck(
         rows,
         index_same,

@@ -1,20 +1,28 @@
 """Re-check the stored verdicts of COMPUTED (`kernelbounds certificates --verify`).
 
-Every stored row of ``stored`` (a code cell with its orthant row, or a chain) holds the
-sha256 of the certificate the generator wrote for it and the claim the checker re-derived
-from those bytes.  A reviewer who trusts nothing rebuilds each row here: the generator
-writes the certificates again, the checker checks them now, and the fresh row (bound,
-description, sha256 and claim of every certificate) must equal the stored one field for
-field.  An edited claim, bound or hash shows as the first JSON pointer that differs.  The
-whole store takes about as long as building it; ``sample`` picks a deterministic subset
-(the regular run re-checks a few rows chosen by the commit).
+First, cheaply and before any row is rebuilt (also under ``--sample``), COMPUTED must be
+whole and complete (:func:`problems`): every row of the grid its format declares, each with
+exactly its fields, the certificates and orthant rows the cell states (hub/storedshape.py),
+and a code description for exactly the committed code files the checker accepts, each with
+the file's sha256.  A missing, repeated or extra row is named by its JSON pointer.
+
+Then every stored row (a code cell with its orthant row, a chain, or a committed code file's
+description) is rebuilt: for a cell or a chain the generator writes the certificates again,
+the checker checks them now, and the fresh row (bound, description, sha256 and claim of every
+certificate) must equal the stored one field for field; for a code file its description (code
+name, N, k, least chain product, Johnson bound, witness count, ...) is derived again from the
+file's bytes, which the checker accepted.  An edited claim, bound, hash or description shows
+as the first JSON pointer that differs.  The whole store takes about as long as building it;
+``sample`` picks a deterministic subset (the regular run re-checks a few rows chosen by the
+commit).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from ..hub import stored
+from ..hub import stored, storedshape
 from .regeneration import sample as _sample
 
 
@@ -29,28 +37,41 @@ class Rechecked:
     def label(self) -> str:
         if self.row[0] == "chain":
             return f"chain m = {self.row[1]}, n = {self.row[2]}"
+        if self.row[0] == "code-file":
+            return f"code file {self.row[1]}"
         return f"cell m = {self.row[1]}, n = {self.row[2]} ({self.row[3]})"
 
 
-def row_problem(st: stored.Stored) -> str | None:
-    """Why the stored rows cannot be rebuilt (a key out of the stored grid: m a whole number
-    in 1..64, n in 3..8, a known variant), or None."""
-    def bad(m, n) -> bool:
-        return not (type(m) is int and 1 <= m <= stored.MAX_M and type(n) is int and n in stored.NS)
+def row_problem(doc: dict) -> str | None:
+    """Why the stored rows cannot be rebuilt (a row's key out of the stored grid: m a whole
+    number in 1..64, n in 3..8, a known variant), or None."""
+    found = storedshape.grid_problems(doc)
+    return f"{found[0][0]}: {found[0][1]}" if found else None
 
-    for m, n, variant in st.cells:
-        if bad(m, n) or variant not in stored.VARIANTS:
-            return f"a cell at m = {m!r}, n = {n!r}, variant {variant!r} is outside the stored grid"
-    for m, n in st.chains:
-        if bad(m, n):
-            return f"a chain at m = {m!r}, n = {n!r} is outside the stored grid"
-    return None
+
+def problems(doc: dict, code_files: dict[str, str]) -> list[tuple[str, str]]:
+    """(JSON pointer, reason) of every row missing, repeated, out of order or not whole
+    (``storedshape.completeness``), and of every committed code file (``code_files``: name ->
+    sha256 of each file the checker accepted as a lower bound) without its description, or
+    a description of no such file."""
+    out = storedshape.completeness(doc)
+    stored_files = doc["code_files"]
+    for name, digest in sorted(code_files.items()):
+        kept = stored_files.get(name)
+        if not isinstance(kept, dict):
+            out.append((f"/code_files/{name}", "missing: the checker accepts this committed code file"))
+        elif kept.get("sha256") != digest:
+            out.append((f"/code_files/{name}/sha256", "differs from the committed file's sha256"))
+    for name in sorted(set(stored_files) - set(code_files)):
+        out.append((f"/code_files/{name}", "not a committed code file the checker accepts"))
+    return out
 
 
 def rows(st: stored.Stored) -> list[tuple]:
-    """Every stored row: ("cell", m, n, variant) and ("chain", m, n), in a fixed order."""
+    """Every stored row: ("cell", m, n, variant), ("chain", m, n) and ("code-file", name),
+    in a fixed order."""
     cells = [("cell", *key) for key in sorted(st.cells, key=lambda k: (k[0], k[1], stored.VARIANTS.index(k[2])))]
-    return cells + [("chain", *key) for key in sorted(st.chains)]
+    return cells + [("chain", *key) for key in sorted(st.chains)] + [("code-file", name) for name in sorted(st.code_files)]
 
 
 def sample(all_rows: list[tuple], count: int, seed: str) -> list[tuple]:
@@ -79,24 +100,47 @@ def first_difference(stored_value, fresh, pointer: str = "") -> str | None:
     return None if same else (pointer or "/")
 
 
-def recheck(job: tuple[tuple, dict]) -> Rechecked:
+def recheck(job: tuple[tuple, dict, str | None]) -> Rechecked:
     """Rebuild one stored row (the generator writes its certificates, the checker checks
-    them now) and compare it with the stored row."""
-    row, kept = job
+    them now; a code file's description from the file in ``folder``) and compare it with
+    the stored row."""
+    row, kept, folder = job
     try:
-        fresh = stored.cell_entry.__wrapped__(*row[1:]) if row[0] == "cell" else {"m": row[1], "n": row[2]} | stored.chain_entry(*row[1:])
-    except stored.CertificateRejected as exc:
+        if row[0] == "code-file":
+            fresh = _code_file(Path(folder or "."), row[1])
+        elif row[0] == "cell":
+            fresh = stored.cell_entry.__wrapped__(*row[1:])
+        else:
+            fresh = {"m": row[1], "n": row[2]} | stored.chain_entry(*row[1:])
+    except (stored.CertificateRejected, ValueError) as exc:
         return Rechecked(row, str(exc))
     where = first_difference(kept, fresh)
     return Rechecked(row, None if where is None else f"the stored row differs from the rebuilt and re-checked one at {where}")
 
 
-def recheck_all(st: stored.Stored, chosen: list[tuple], jobs: int | None = None) -> list[Rechecked]:
-    """Re-check the chosen rows on ``jobs`` processes (a progress bar on a terminal)."""
+def _code_file(folder: Path, name: str) -> dict:
+    """A committed code file's description derived again from its bytes (read through the
+    checker's bounded reader); ValueError when it cannot be read."""
+    from ..checker import Limits, read_input
+    from ..checker.errors import Rejection
+
+    try:
+        data = read_input(str(folder / name), Limits())
+    except Rejection as rej:
+        raise ValueError(f"{name}: {rej.reason}") from None
+    return stored._code_file((name, data))[1]
+
+
+def recheck_all(st: stored.Stored, chosen: list[tuple], jobs: int | None = None, folder: str | Path | None = None) -> list[Rechecked]:
+    """Re-check the chosen rows on ``jobs`` processes (a progress bar on a terminal); code
+    files are read from ``folder``."""
     from ..progress import pmap
 
     def kept(row: tuple) -> dict:
+        if row[0] == "code-file":
+            return st.code_files[row[1]]
         return st.cells[row[1:]] if row[0] == "cell" else st.chains[row[1:]]
 
-    ordered = sorted(chosen, key=lambda r: -r[1])  # large m first: they take longest
-    return list(pmap(recheck, [(r, kept(r)) for r in ordered], jobs, f"COMPUTED: rebuild and re-check {len(ordered)} stored rows", "row"))
+    ordered = sorted(chosen, key=lambda r: -r[1] if r[0] != "code-file" else -stored.MAX_M - 1)  # code files and large m first: they take longest
+    where = None if folder is None else str(folder)
+    return list(pmap(recheck, [(r, kept(r), where) for r in ordered], jobs, f"COMPUTED: rebuild and re-check {len(ordered)} stored rows", "row"))

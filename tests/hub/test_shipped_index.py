@@ -108,7 +108,7 @@ def test_the_stored_computed_sources_are_current(m, n):
     from kernelbounds.release import storedcheck
 
     cells = answer._stored()
-    rows = [(("cell", m, n, variant), cells.cells[(m, n, variant)]) for variant in EVERY] + [(("chain", m, n), cells.chains[(m, n)])]
+    rows = [(("cell", m, n, variant), cells.cells[(m, n, variant)], None) for variant in EVERY] + [(("chain", m, n), cells.chains[(m, n)], None)]
     assert [storedcheck.recheck(job).problem for job in rows] == [None] * 4
 
 

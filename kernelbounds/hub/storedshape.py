@@ -1,0 +1,216 @@
+"""COMPUTED whole and complete, checked before any of it is believed (docs/index-format.md,
+"COMPUTED", "Completeness").
+
+The format (``kernelbounds-computed`` version 2) declares its grid: a cell for every
+m = 1..MAX_M, n in NS and variant (in that order), a chain for every (m, n), each row with
+exactly its format's fields.  Within a code cell the stored certificates are exactly those
+the code search states (:func:`stored.stated_kernels`: the nonnegative one, and the signed
+restatement when the bound exceeds 2, THEORY L8), and an orthant row is there exactly where
+it can decide a side (:func:`stored.has_orthant`, THEORY L7).  Every bound lies in
+1..2^m (THEORY U2: r* <= 2^m) and every witness count in 0..2^(mn) (inputs of n tokens of
+m bits), so no stored number is unbounded.
+
+These checks read each row once and rebuild nothing (a few milliseconds for the whole file):
+the hub runs them when it reads COMPUTED (a problem is StaleIndex naming the JSON pointer),
+and ``kernelbounds certificates --verify`` runs them before any row is rebuilt, also under
+``--sample`` (release/storedcheck.py).  Whether the stored values are the generators' and
+the checker's is the rebuild's question, not this module's.
+"""
+
+from __future__ import annotations
+
+from . import stored
+
+TOP = {"format", "version", "cells", "chains", "code_files"}
+CELL = {"m", "n", "variant", "codes", "orthant"}
+CODES = {"bound", "detail", "summary", "certificates"}
+VERDICT = {"sha256", "claim"}
+ORTHANT = {"bound", "witness_inputs"} | VERDICT
+CHAIN = {"m", "n", "rank", "support"} | VERDICT
+CODE_FILE = {"sha256", "summary"}
+
+Problem = tuple[str, str]  # (JSON pointer, reason)
+
+
+def cell_keys() -> list[tuple[int, int, str]]:
+    """Every cell the format declares, in the file's order."""
+    return [(m, n, v) for m in range(1, stored.MAX_M + 1) for n in stored.NS for v in stored.VARIANTS]
+
+
+def chain_keys() -> list[tuple[int, int]]:
+    """Every chain the format declares, in the file's order."""
+    return [(m, n) for m in range(1, stored.MAX_M + 1) for n in stored.NS]
+
+
+def _show(x) -> str:
+    from ..checker.text import escape, show
+
+    return escape(show(x))
+
+
+def unreadable(exc: Exception) -> str:
+    """Why COMPUTED's bytes are not JSON, in one short line (a number longer than Python's
+    4300-digit limit for reading one is named as such)."""
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "not JSON this reader accepts: a number of more than 4300 digits"
+    return f"not JSON ({text[:200]})"
+
+
+def document_problem(doc) -> str | None:
+    """Why ``doc`` is not a COMPUTED document at all (its top level), or None."""
+    if not isinstance(doc, dict):
+        return f"not a JSON object but a JSON {type(doc).__name__}"
+    if doc.get("format") != stored.FORMAT or doc.get("version") != stored.VERSION:
+        return f"not a {stored.FORMAT} version {stored.VERSION} document"
+    for name, kind in (("cells", list), ("chains", list), ("code_files", dict)):
+        if not isinstance(doc.get(name), kind):
+            return f"/{name} is not a JSON {'array' if kind is list else 'object'}"
+    return None
+
+
+def _key(row, names: tuple[str, ...]):
+    """The row's grid key (its m, n and, for a cell, variant) if of the right types, else None."""
+    if not isinstance(row, dict):
+        return None
+    key = tuple(row.get(k) for k in names)
+    return key if all(type(x) is int for x in key[:2]) and all(isinstance(x, str) for x in key[2:]) else None
+
+
+def grid_problems(doc: dict) -> list[Problem]:
+    """Rows (objects) whose m, n or variant lie outside the declared grid."""
+    out = []
+    for part, names, declared in (("cells", ("m", "n", "variant"), set(cell_keys())), ("chains", ("m", "n"), set(chain_keys()))):
+        for i, row in enumerate(doc[part]):
+            if isinstance(row, dict) and _key(row, names) not in declared:
+                shown = ", ".join(f"{k} = {_show(row.get(k))}" for k in names)
+                out.append((f"/{part}/{i}", f"a {part[:-1]} at {shown} is outside the stored grid (m = 1..{stored.MAX_M}, n = {stored.NS.start}..{stored.NS.stop - 1}, "
+                            f"variants {', '.join(stored.VARIANTS)})"))
+    return out
+
+
+def _fields(row, expected: set[str], where: str) -> list[Problem]:
+    """A row that is an object with exactly the format's fields."""
+    if not isinstance(row, dict):
+        return [(where, "not a JSON object")]
+    return [(f"{where}/{k}", "missing") for k in sorted(expected - set(row))] + [(f"{where}/{k}", "not a field of the format") for k in sorted(set(row) - expected, key=str)]
+
+
+def _whole(x, least: int, most: int, where: str, what: str) -> list[Problem]:
+    if type(x) is not int or not least <= x <= most:
+        return [(where, f"{what} is not a whole number in {least}..{_show(most)}: {_show(x)}")]
+    return []
+
+
+def _sha(row: dict, where: str) -> list[Problem]:
+    """A verdict's sha256 is a string (its digits and claim are checked where they are used)."""
+    return [] if isinstance(row["sha256"], str) else [(f"{where}/sha256", "not a string")]
+
+
+def _cell(c: dict, where: str) -> list[Problem]:
+    m, n, variant = c["m"], c["n"], c["variant"]
+    out = _fields(c, CELL, where)
+    if out:
+        return out
+    codes, bound = c["codes"], 0
+    if codes is not None:
+        out += _fields(codes, CODES, f"{where}/codes")
+        if out:
+            return out
+        out += _whole(codes["bound"], 1, 2**m, f"{where}/codes/bound", "the code bound")
+        if out:
+            return out
+        bound = codes["bound"]
+        if not isinstance(codes["detail"], str) or not isinstance(codes["summary"], dict):
+            out.append((f"{where}/codes", "its detail is not a string or its summary not an object"))
+        certificates = codes["certificates"]
+        if not isinstance(certificates, dict):
+            return out + [(f"{where}/codes/certificates", "not a JSON object")]
+        stated = stored.stated_kernels(variant, bound)
+        out += [(f"{where}/codes/certificates/{k}", f"missing: the code bound {bound} at m = {m}, n = {n} ({variant}) states a {k} certificate") for k in stated if k not in certificates]
+        out += [(f"{where}/codes/certificates/{_show(k)}", "not a certificate the code search states for this cell") for k in sorted(certificates, key=str) if k not in stated]
+        for k in stated:
+            if k in certificates:
+                found = _fields(certificates[k], VERDICT, f"{where}/codes/certificates/{k}")
+                out += found or _sha(certificates[k], f"{where}/codes/certificates/{k}")
+    orthant, expected = c["orthant"], stored.has_orthant(m, bound)
+    if orthant is None:
+        return out + ([(f"{where}/orthant", f"missing: THEORY L7's floor(m/2) = {m // 2} decides a side at m = {m} (code bound {bound})")] if expected else [])
+    if not expected:
+        return out + [(f"{where}/orthant", f"stored where THEORY L7 decides no side (m = {m}, code bound {bound})")]
+    found = _fields(orthant, ORTHANT, f"{where}/orthant")
+    if not found:
+        found = _whole(orthant["bound"], 1, 2**m, f"{where}/orthant/bound", "the orthant bound") + \
+            _whole(orthant["witness_inputs"], 0, 2 ** (m * n), f"{where}/orthant/witness_inputs", "the witness count") + _sha(orthant, f"{where}/orthant")
+    return out + found
+
+
+def _chain(c: dict, where: str) -> list[Problem]:
+    out = _fields(c, CHAIN, where)
+    if out:
+        return out
+    support = c["support"]
+    if not (isinstance(support, list) and all(type(j) is int and 0 <= j <= c["m"] for j in support)):
+        out.append((f"{where}/support", f"not a list of levels 0..{c['m']}"))
+    return out + _whole(c["rank"], 1, 2 ** c["m"], f"{where}/rank", "the chain's rank") + _sha(c, where)
+
+
+def _rows(doc: dict, part: str, names: tuple[str, ...], declared: list[tuple], one) -> list[Problem]:
+    """Every declared row present once, in order, each whole; rows outside the grid are
+    :func:`grid_problems`'."""
+    at = {key: i for i, key in enumerate(declared)}
+    out: list[Problem] = []
+    seen: set[tuple] = set()
+    last = -1
+    for i, row in enumerate(doc[part]):
+        where = f"/{part}/{i}"
+        key = _key(row, names)
+        if not isinstance(row, dict):
+            out.append((where, "not a JSON object"))
+            continue
+        if key not in at:
+            continue
+        if key in seen:
+            out.append((where, f"a second {part[:-1]} at {_label(names, key)}"))
+            continue
+        seen.add(key)
+        if at[key] < last:
+            out.append((where, f"out of order: the {part[:-1]} at {_label(names, key)} comes after a later one"))
+        last = max(last, at[key])
+        out += one(row, where)
+    missing = [key for key in declared if key not in seen]
+    return out + [(f"/{part}/{at[key]}", f"missing: no {part[:-1]} at {_label(names, key)}") for key in missing]
+
+
+def _label(names: tuple[str, ...], key: tuple) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in zip(names, key, strict=True))
+
+
+def completeness(doc: dict) -> list[Problem]:
+    """Every problem of a COMPUTED document that passed :func:`document_problem`: declared
+    rows missing, repeated or out of order, rows and code-file entries without exactly the
+    format's fields, a code cell without exactly the certificates it states, an orthant row
+    where L7 decides nothing or none where it does, a number outside its range (each with its
+    JSON pointer; rows outside the grid are :func:`grid_problems`')."""
+    out = _rows(doc, "cells", ("m", "n", "variant"), cell_keys(), _cell)
+    out += _rows(doc, "chains", ("m", "n"), chain_keys(), _chain)
+    for name, entry in sorted(doc["code_files"].items()):
+        where = f"/code_files/{_show(name)}"
+        found = _fields(entry, CODE_FILE, where)
+        if not found and not (isinstance(entry["sha256"], str) and isinstance(entry["summary"], dict)):
+            found.append((where, "its sha256 is not a string or its summary not an object"))
+        out += found
+    return out
+
+
+def first_problem(doc) -> str | None:
+    """The first reason COMPUTED cannot be believed, with its JSON pointer, or None."""
+    problem = document_problem(doc)
+    if problem:
+        return problem
+    found = grid_problems(doc) or completeness(doc)
+    if not found:
+        return None
+    pointer, reason = found[0]
+    more = f" (and {len(found) - 1} more problems)" if len(found) > 1 else ""
+    return f"at {pointer}: {reason}{more}"
