@@ -93,6 +93,8 @@ def _fields(row, expected: set[str], where: str) -> list[Problem]:
     """A row that is an object with exactly the format's fields."""
     if not isinstance(row, dict):
         return [(where, "not a JSON object")]
+    if row.keys() == expected:
+        return []
     return [(f"{where}/{k}", "missing") for k in sorted(expected - set(row))] + [(f"{where}/{k}", "not a field of the format") for k in sorted(set(row) - expected, key=str)]
 
 
@@ -195,7 +197,7 @@ def completeness(doc: dict) -> list[Problem]:
     out = _rows(doc, "cells", ("m", "n", "variant"), cell_keys(), _cell)
     out += _rows(doc, "chains", ("m", "n"), chain_keys(), _chain)
     for name, entry in sorted(doc["code_files"].items()):
-        where = f"/code_files/{_show(name)}"
+        where = f"/code_files/{name}"  # escaped where it is printed
         found = _fields(entry, CODE_FILE, where)
         if not found and not (isinstance(entry["sha256"], str) and isinstance(entry["summary"], dict)):
             found.append((where, "its sha256 is not a string or its summary not an object"))
