@@ -349,3 +349,15 @@ def test_reindex_refuses_to_keep_incomplete_rows(tmp_path, capsys, edit, why):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(folder / stored.NAME) in err[0] and why in err[0] and len(err[0]) < 600, err
     assert {name: (folder / name).read_bytes() for name in before} == before
+
+
+def test_a_huge_stored_claim_is_named_short(monkeypatch, restore, capsys):
+    """A stored claim's value of 4001 digits (a readable number, beside an ordinary bound) is
+    refused with the number shortened to its digit count and leading digits."""
+    def edit(doc):
+        doc["cells"][347]["codes"]["certificates"]["nonnegative"]["claim"]["value"] = 10**4000
+
+    _read_as_computed(monkeypatch, _shipped_text_with(edit))
+    assert main(["bound", "--m", "20", "--n", "4", "--variant", "causal"]) == 4
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "code cell at m = 20, n = 4" in err[0] and "<4001 digits: 100000000000...>" in err[0] and len(err[0]) < 600, err
