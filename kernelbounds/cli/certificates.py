@@ -232,13 +232,15 @@ def _recheck_stored(target: Path, args, result) -> tuple[list, list]:
 def _read_computed(path: Path) -> dict:
     """DIR/COMPUTED parsed, a document of its format with every row inside the stored grid
     (UserError in one line otherwise: DIR is the command's input)."""
+    from ..checker import Limits, read_input
+    from ..checker.errors import Rejection
     from ..hub import storedshape
     from ..release import storedcheck
 
     try:
-        doc = json.loads(path.read_bytes())
-    except OSError as exc:
-        raise UserError(f"{one_line(path)}: cannot read the stored computed results ({one_line(exc.strerror or str(exc))})") from None
+        doc = json.loads(read_input(str(path), Limits()))  # non-blocking, regular files only, at most max_file_bytes
+    except Rejection as rej:
+        raise UserError(f"{one_line(path)}: cannot read the stored computed results ({one_line(rej.reason)})") from None
     except (ValueError, RecursionError) as exc:
         raise UserError(f"{one_line(path)}: cannot read the stored computed results: {one_line(storedshape.unreadable(exc))}") from None
     problem = storedshape.document_problem(doc) or storedcheck.row_problem(doc)

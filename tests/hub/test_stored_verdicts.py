@@ -326,12 +326,20 @@ def test_a_corrupt_computed_is_stale_naming_it(monkeypatch, restore, capsys, cor
 
 
 @pytest.mark.parametrize("text, why", [("[]", "not a JSON object but a JSON list"), (f'{{"format": {HUGE}}}', "a number of more than 4300 digits"),
-                                       ('{"format": "kernelbounds-computed", "version": 2, "cells": {}, "chains": [], "code_files": {}}', "/cells is not a JSON array")])
+                                       ('{"format": "kernelbounds-computed", "version": 2, "cells": {}, "chains": [], "code_files": {}}', "/cells is not a JSON array"),
+                                       (None, "refusing to read a FIFO")])
 def test_verify_refuses_a_computed_that_is_no_such_document_in_one_line(tmp_path, capsys, text, why):
     """docs/cli.md: --verify exits 2 (one line, before any row is rebuilt) when DIR/COMPUTED
-    cannot be read as the stored computed results."""
+    cannot be read as the stored computed results (a FIFO there is never opened for a
+    blocking read)."""
+    import os
+
     folder = _small_folder(tmp_path)
-    (folder / stored.NAME).write_text(text)
+    if text is None:
+        (folder / stored.NAME).unlink()
+        os.mkfifo(folder / stored.NAME)
+    else:
+        (folder / stored.NAME).write_text(text)
     capsys.readouterr()
     assert main(["certificates", str(folder), "--verify", "--jobs", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
