@@ -36,6 +36,7 @@ import json
 import os
 import secrets
 import stat
+import sys
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -99,10 +100,17 @@ def depends_on_other_files(kind) -> bool:
     return kind in NAMING_KINDS
 
 
-def _warn(path: str, why: str) -> None:
-    from .folders import warn
+_WARNED: set[tuple[str, str]] = set()
 
-    warn(path, why)
+
+def warn(path: str, why: str) -> None:
+    """One warning line on stderr, escaped by the checker's one routine (a file name with
+    ESC or a newline cannot forge a second line); each (path, why) once per process."""
+    from ..checker.text import escape
+
+    if (path, why) not in _WARNED:
+        _WARNED.add((path, why))
+        print(escape(f"kernelbounds: warning: ignoring {path}: {why}"), file=sys.stderr)
 
 
 def _owned(info: os.stat_result, what: str) -> None:
@@ -159,7 +167,7 @@ def _folder(create: bool) -> int | None:
         finally:
             os.close(top)
     except Untrusted as exc:
-        _warn(str(where), f"the verdict cache is not used: {exc}; checking without it")
+        warn(str(where), f"the verdict cache is not used: {exc}; checking without it")
     except OSError:
         pass  # an unusable cache only costs time
     return None
@@ -248,7 +256,7 @@ def load(k: str) -> dict | None:
         where = f"{k}.json"
         data = _read(fd, where, "entry") if secret is not None else None
     except Untrusted as exc:
-        _warn(str(directory() / where), f"{exc}; checking without it")
+        warn(str(directory() / where), f"{exc}; checking without it")
         return None
     finally:
         os.close(fd)
@@ -291,7 +299,7 @@ def store(k: str, record: dict) -> None:
                 pass
             raise
     except Untrusted as exc:
-        _warn(str(directory() / SECRET), f"{exc}; checking without it")
+        warn(str(directory() / SECRET), f"{exc}; checking without it")
     except (OSError, TypeError, ValueError):
         return
     finally:

@@ -18,25 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 from . import cache
+from .cache import _WARNED as _WARNED, warn  # one warning per (path, why) per process, shared with the cache
 
 _MEMO: dict = {}  # cache key (or (key, folder listing) for a verdict on other files too) -> verdict record, for this process
-_WARNED: set[tuple[str, str]] = set()
-
-
-def warn(path: str, why: str) -> None:
-    """One warning line on stderr, escaped by the checker's one routine (a file name with
-    ESC or a newline cannot forge a second line); each (path, why) once per process."""
-    from ..checker.text import escape
-
-    if (path, why) not in _WARNED:
-        _WARNED.add((path, why))
-        print(escape(f"kernelbounds: warning: ignoring {path}: {why}"), file=sys.stderr)
-
-
 def read_bounded(path: str, limits=None) -> bytes:
     """A user file's bytes through the checker's reader (regular files only, non-blocking,
     at most max_file_bytes); ValueError with the checker's one-line reason otherwise."""

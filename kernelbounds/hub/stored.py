@@ -31,15 +31,8 @@ import hashlib
 import json
 from functools import lru_cache
 from ..errors import KernelboundsError
-
-
-FORMAT = "kernelbounds-computed"
-VERSION = 2
-NAME = "COMPUTED"
-MAX_M = 64
-NS = range(3, 9)  # lower bounds beyond the trivial r >= 1 need n >= 3
-VARIANTS = ("position-independent", "position-dependent", "causal")
-ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
+from .storedshape import FORMAT, MAX_M, NAME, NS, VARIANTS, VERSION, first_problem, has_orthant, stated_kernels, unreadable
+from .storedshape import ORTHANT_MAX_M as ORTHANT_MAX_M  # the hub's answer reads it here
 
 
 def sha256(data: bytes) -> str:
@@ -70,24 +63,6 @@ def verdict(doc: dict, label: str) -> dict:
     if not v.ok:
         raise CertificateRejected(f"{label}: the checker did not accept the generator's certificate (exit {int(v.code)}): {v.pointer} {v.reason}")
     return {"sha256": sha256(data), "claim": v.claim}
-
-
-def signed_kernel(variant: str) -> str:
-    """The widest signed kernel class a code certificate can state for the variant (THEORY L8 (b):
-    denominators of either sign are not covered for position-dependent heads)."""
-    return "signed" if variant == "position-dependent" else "signed-any-denominator"
-
-
-def stated_kernels(variant: str, bound: int) -> list[str]:
-    """The kernel classes a code cell's certificates are stated for: nonnegative, and when the
-    bound exceeds 2 the widest signed class (THEORY L8: value bound - 1, so r >= 1 needs none)."""
-    return ["nonnegative"] + ([signed_kernel(variant)] if bound > 2 else [])
-
-
-def has_orthant(m: int, code_bound: int) -> bool:
-    """Whether THEORY L7's floor(m/2) is stored at m beside this code bound: it can decide a
-    side (floor(m/2) >= code_bound - 1: the signed code side is one less)."""
-    return 4 <= m <= ORTHANT_MAX_M and m // 2 >= code_bound - 1
 
 
 def code_entry(m: int, n: int, variant: str) -> dict | None:
@@ -181,7 +156,6 @@ class Stored:
 
     def __init__(self, doc: dict):
         from .index import StaleIndex
-        from .storedshape import first_problem
 
         problem = first_problem(doc)
         if problem:
@@ -198,7 +172,6 @@ class Stored:
 def parse(data: bytes) -> Stored:
     """COMPUTED's bytes parsed and checked (StaleIndex naming it otherwise)."""
     from .index import StaleIndex
-    from .storedshape import unreadable
 
     try:
         doc = json.loads(data)

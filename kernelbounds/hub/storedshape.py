@@ -4,9 +4,9 @@
 The format (``kernelbounds-computed`` version 2) declares its grid: a cell for every
 m = 1..MAX_M, n in NS and variant (in that order), a chain for every (m, n), each row with
 exactly its format's fields.  Within a code cell the stored certificates are exactly those
-the code search states (:func:`stored.stated_kernels`: the nonnegative one, and the signed
+the code search states (:func:`stated_kernels`: the nonnegative one, and the signed
 restatement when the bound exceeds 2, THEORY L8), and an orthant row is there exactly where
-it can decide a side (:func:`stored.has_orthant`, THEORY L7).  Every bound lies in
+it can decide a side (:func:`has_orthant`, THEORY L7).  Every bound lies in
 1..2^m (THEORY U2: r* <= 2^m) and every witness count in 0..2^(mn) (inputs of n tokens of
 m bits), so no stored number is unbounded.
 
@@ -19,7 +19,13 @@ the checker's is the rebuild's question, not this module's.
 
 from __future__ import annotations
 
-from . import stored
+FORMAT = "kernelbounds-computed"
+VERSION = 2
+NAME = "COMPUTED"
+MAX_M = 64
+NS = range(3, 9)  # lower bounds beyond the trivial r >= 1 need n >= 3
+VARIANTS = ("position-independent", "position-dependent", "causal")
+ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
 
 TOP = {"format", "version", "cells", "chains", "code_files"}
 CELL = {"m", "n", "variant", "codes", "orthant"}
@@ -32,14 +38,32 @@ CODE_FILE = {"sha256", "summary"}
 Problem = tuple[str, str]  # (JSON pointer, reason)
 
 
+def signed_kernel(variant: str) -> str:
+    """The widest signed kernel class a code certificate can state for the variant (THEORY L8 (b):
+    denominators of either sign are not covered for position-dependent heads)."""
+    return "signed" if variant == "position-dependent" else "signed-any-denominator"
+
+
+def stated_kernels(variant: str, bound: int) -> list[str]:
+    """The kernel classes a code cell's certificates are stated for: nonnegative, and when the
+    bound exceeds 2 the widest signed class (THEORY L8: value bound - 1, so r >= 1 needs none)."""
+    return ["nonnegative"] + ([signed_kernel(variant)] if bound > 2 else [])
+
+
+def has_orthant(m: int, code_bound: int) -> bool:
+    """Whether THEORY L7's floor(m/2) is stored at m beside this code bound: it can decide a
+    side (floor(m/2) >= code_bound - 1: the signed code side is one less)."""
+    return 4 <= m <= ORTHANT_MAX_M and m // 2 >= code_bound - 1
+
+
 def cell_keys() -> list[tuple[int, int, str]]:
     """Every cell the format declares, in the file's order."""
-    return [(m, n, v) for m in range(1, stored.MAX_M + 1) for n in stored.NS for v in stored.VARIANTS]
+    return [(m, n, v) for m in range(1, MAX_M + 1) for n in NS for v in VARIANTS]
 
 
 def chain_keys() -> list[tuple[int, int]]:
     """Every chain the format declares, in the file's order."""
-    return [(m, n) for m in range(1, stored.MAX_M + 1) for n in stored.NS]
+    return [(m, n) for m in range(1, MAX_M + 1) for n in NS]
 
 
 def _show(x) -> str:
@@ -61,8 +85,8 @@ def document_problem(doc) -> str | None:
     """Why ``doc`` is not a COMPUTED document at all (its top level), or None."""
     if not isinstance(doc, dict):
         return f"not a JSON object but a JSON {type(doc).__name__}"
-    if doc.get("format") != stored.FORMAT or doc.get("version") != stored.VERSION:
-        return f"not a {stored.FORMAT} version {stored.VERSION} document"
+    if doc.get("format") != FORMAT or doc.get("version") != VERSION:
+        return f"not a {FORMAT} version {VERSION} document"
     for name, kind in (("cells", list), ("chains", list), ("code_files", dict)):
         if not isinstance(doc.get(name), kind):
             return f"/{name} is not a JSON {'array' if kind is list else 'object'}"
@@ -84,8 +108,8 @@ def grid_problems(doc: dict) -> list[Problem]:
         for i, row in enumerate(doc[part]):
             if isinstance(row, dict) and _key(row, names) not in declared:
                 shown = ", ".join(f"{k} = {_show(row.get(k))}" for k in names)
-                out.append((f"/{part}/{i}", f"a {part[:-1]} at {shown} is outside the stored grid (m = 1..{stored.MAX_M}, n = {stored.NS.start}..{stored.NS.stop - 1}, "
-                            f"variants {', '.join(stored.VARIANTS)})"))
+                out.append((f"/{part}/{i}", f"a {part[:-1]} at {shown} is outside the stored grid (m = 1..{MAX_M}, n = {NS.start}..{NS.stop - 1}, "
+                            f"variants {', '.join(VARIANTS)})"))
     return out
 
 
@@ -128,14 +152,14 @@ def _cell(c: dict, where: str) -> list[Problem]:
         certificates = codes["certificates"]
         if not isinstance(certificates, dict):
             return out + [(f"{where}/codes/certificates", "not a JSON object")]
-        stated = stored.stated_kernels(variant, bound)
+        stated = stated_kernels(variant, bound)
         out += [(f"{where}/codes/certificates/{k}", f"missing: the code bound {bound} at m = {m}, n = {n} ({variant}) states a {k} certificate") for k in stated if k not in certificates]
         out += [(f"{where}/codes/certificates/{_show(k)}", "not a certificate the code search states for this cell") for k in sorted(certificates, key=str) if k not in stated]
         for k in stated:
             if k in certificates:
                 found = _fields(certificates[k], VERDICT, f"{where}/codes/certificates/{k}")
                 out += found or _sha(certificates[k], f"{where}/codes/certificates/{k}")
-    orthant, expected = c["orthant"], stored.has_orthant(m, bound)
+    orthant, expected = c["orthant"], has_orthant(m, bound)
     if orthant is None:
         return out + ([(f"{where}/orthant", f"missing: THEORY L7's floor(m/2) = {m // 2} decides a side at m = {m} (code bound {bound})")] if expected else [])
     if not expected:
