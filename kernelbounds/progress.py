@@ -49,8 +49,10 @@ def bar(total: int | None, desc: str, unit: str = "it"):
         return _Silent()
     if total is None:
         return status(desc)
-    from tqdm import tqdm
-
+    try:
+        from tqdm import tqdm
+    except ImportError:  # a checker-only install (docs/soundness.md) has no tqdm: the status line counts instead
+        return status(desc)
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, unit_scale=bool(total and total > 10_000), leave=False)
 
 
@@ -217,7 +219,10 @@ class _Counted:
 def _weighted_bar(desc: str, unit: str, count: int) -> _Counted:
     if not live():
         return _Counted(_Silent())
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
+    except ImportError:  # a checker-only install (docs/soundness.md) has no tqdm: no bar
+        return _Counted(_Silent())
 
     fmt = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
     return _Counted(tqdm(total=100, desc=desc, file=sys.stderr, dynamic_ncols=True, leave=False, bar_format=fmt, postfix=f"0/{count} {unit}s"))

@@ -1,9 +1,14 @@
-"""Run every documented command from the current (empty) folder and check its exit code:
-the README's "Use" block and the `example:` lines of every `kernelbounds COMMAND --help`.
+"""Run every documented command from the current folder and check its exit code, one line
+after the other (a line may use what an earlier one made):
+  documented-commands.py README.md             the README's "Use" block and the `example:` lines
+                                               of every `kernelbounds COMMAND --help`
+  documented-commands.py --block FILE MARKER   the first fenced block after MARKER in FILE (the
+                                               reviewer's install of docs/soundness.md)
 Called by scripts/wheel-check with `kernelbounds` and `python` on PATH meaning the
-installed wheel.  A line whose comment says `exit N` must exit N, every other line 0.
-A line has 180 s (those in LONGER more); the few that cannot run from a wheel in an empty
-folder are listed in SKIP with the reason, and printed as skipped."""
+installed wheel, from an empty folder (the reviewer's block: a folder holding only the wheel
+file).  A line whose comment says `exit N` must exit N, every other line 0.  A line has
+180 s (those in LONGER more); the few that cannot run from a wheel in an empty folder are
+listed in SKIP with the reason, and printed as skipped."""
 
 import re
 import shutil
@@ -22,9 +27,12 @@ TIMEOUT = 180
 LONGER = {"certificates --check": 900}  # checks every shipped certificate and the index: minutes
 
 
-def readme_lines(readme: Path) -> list[str]:
-    text = readme.read_text(encoding="utf-8")
-    block = text.split("\n## Use\n", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+def block_lines(path: Path, marker: str) -> list[str]:
+    """The non-empty lines of the first fenced block after marker in the file at path."""
+    text = path.read_text(encoding="utf-8")
+    if marker not in text:
+        raise SystemExit(f"{path}: no {marker!r}")
+    block = text.split(marker, 1)[1].split("```\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip()]
 
 
@@ -51,7 +59,10 @@ def expected(line: str) -> int:
 
 
 def main() -> int:
-    lines = readme_lines(Path(sys.argv[1])) + help_lines()
+    if sys.argv[1] == "--block":
+        lines = block_lines(Path(sys.argv[2]), sys.argv[3])
+    else:
+        lines = block_lines(Path(sys.argv[1]), "\n## Use\n") + help_lines()
     failures, ran, start, seen = [], 0, time.time(), set()
     for line in lines:
         if command(line) in seen:  # the README and a --help show the same command: run it once

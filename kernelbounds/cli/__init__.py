@@ -27,6 +27,17 @@ decimal strings) and '-' for standard input/output wherever it reads or writes a
 
 COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, crossing, refute, check, certificates, docs)
 
+# The package's dependencies (pyproject.toml, by the module each installs; tests/cli/test_reviewer_install.py
+# keeps the two lists equal).  A reviewer's install has python-flint only (docs/soundness.md): `check`
+# and the parser import none of the others, and every command module imports its generators when it
+# runs, so a command that needs one stops with one line naming it (exit 2) instead of a traceback.
+DEPENDENCIES = {"flint": "python-flint", "ortools": "ortools", "numpy": "numpy", "scipy": "scipy", "matplotlib": "matplotlib", "tqdm": "tqdm", "mpmath": "mpmath"}
+
+
+def missing_dependency(exc: ModuleNotFoundError) -> str | None:
+    """The distribution name of the package's dependency whose absence raised exc, or None."""
+    return DEPENDENCIES.get((exc.name or "").partition(".")[0])
+
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog="kernelbounds", description="Certified expressivity bounds for nonnegative kernel attention on Min-IP.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -89,7 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         quiet_stdout()
         say(f"kernelbounds: error: {os_error(exc)}")
         return 2
-    except Exception as exc:  # an internal error: one line, exit 4
+    except Exception as exc:  # an internal error: one line, exit 4 (a missing dependency: one line, exit 2)
+        needed = missing_dependency(exc) if isinstance(exc, ModuleNotFoundError) else None
+        if needed is not None:
+            say(f"kernelbounds: error: `kernelbounds {args.command}` needs {needed}, which is not installed (a checker-only install: "
+                f"`kernelbounds check` works; install kernelbounds with its dependencies for the other commands)")
+            return 2
         say(f"kernelbounds: internal error: {type(exc).__name__}: {exc}")
         if os.environ.get("KERNELBOUNDS_DEBUG"):
             raise

@@ -7,10 +7,7 @@ import contextlib
 import json
 import sys
 
-from ..heads import evaluate as ev
 from ..bits import to_str
-from ..heads.familycheck import FamilyRejected, checked_claim
-from ..heads.inputs import FamilyError, load_family
 from ..heads.tables import HeadError, load
 from ._common import CONTRADICTION, UserError, add_json, emit_json, one_line, one_stdout, positive, read_input, resolve_certificate, write_doc
 
@@ -57,6 +54,9 @@ def _family(args):
         raise UserError("--all/--m/--n describe every input of {0,1}^m; with --family the family gives m and n: drop them")
     if args.output and not args.all:
         raise UserError("-o writes the certificate of a head that solves every input: it needs --all --m M --n N")
+    from ..heads.familycheck import FamilyRejected, checked_claim  # the generators (numpy): imported when the command runs
+    from ..heads.inputs import Family, FamilyError, load_family
+
     if args.family:
         try:
             doc = json.loads(read_input(resolve_certificate(args.family)))
@@ -73,8 +73,6 @@ def _family(args):
         return family, f"the {family.size}-input family {args.family}"
     if args.m is None or args.n is None:
         raise UserError("give --family FILE, or --all with --m and --n")
-    from ..heads.inputs import Family
-
     family = Family.all(args.m, args.n)
     return family, f"all 2^{args.m * args.n} inputs of length {args.n} over {{0,1}}^{args.m}, every position"
 
@@ -110,6 +108,8 @@ def run(args) -> int:
         raise UserError(f"{args.head}: {exc}") from None
     if head.m != family.m:
         raise UserError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}")
+    from ..heads import evaluate as ev
+
     exact = True if args.exact else (False if args.float_pass else None)
     route_exact = exact if exact is not None else (family.m <= 5 if family.everything else family.size <= 20_000)
     estimate = ev.estimate_seconds(family, head, exact=route_exact)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import sys
 
-from ..lowerbounds import rankonefarkas
-from ..upperbounds import generalheads, headsearch, rankone
 from ..certificate import rational
 from ._common import emit_json, one_stdout, output_options, positive, size_options, write_doc
 
@@ -46,6 +44,9 @@ def register(sub) -> None:
 def run_rank_one(args) -> int:
     one_stdout(args)
     say = (lambda *a, **k: None) if args.json or args.output == "-" else print
+    from ..lowerbounds import rankonefarkas  # the generators (numpy, scipy): imported when the command runs
+    from ..upperbounds import generalheads, rankone
+
     head = rankone.rank_one_head(args.m, args.n)
     if head is not None:
         err = generalheads.worst_error(head)[0]
@@ -71,6 +72,8 @@ def run_general(args) -> int:
     one_stdout(args)
     if args.symmetric:
         return run_symmetric(args)
+    from ..upperbounds import generalheads, headsearch
+
     res = headsearch.search(args.m, args.n, args.rank, starts=args.starts, seed=args.seed, nonnegative=not args.signed, verbose=args.verbose)
     if res.head is None:
         if args.json:

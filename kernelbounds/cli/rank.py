@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from .. import kernelrank as rank
 from ..heads.tables import HeadError, load
 from ._common import CONTRADICTION, UserError, emit_json, one_stdout, output_options, positive, rationals, read_input, write_doc
 
@@ -45,6 +44,8 @@ def run(args) -> int:
     if args.h is not None and args.kernel != "level":
         raise UserError(f"--h gives a level kernel's values; use it with --kernel level, not {args.kernel}")
     out = print if not (args.json or args.output == "-") else (lambda *a, **k: None)
+    from .. import kernelrank as rank  # numpy: imported when the command runs
+
     try:
         h = rank.named_kernel(args.kernel, args.m, n=args.n, c=args.c, h=args.h)
         formula = rank.formula_rank(h, args.m)  # raises ValueError for a malformed h
@@ -91,6 +92,8 @@ def _rank_of_head(args) -> int:
         raise UserError(f"{args.head}: {exc}") from None
     if len(head.phi_q) > 4096:
         raise UserError("heads with more than 4096 tokens are over the limit")
+    from .. import kernelrank as rank
+
     tokens, rows = rank.head_rows(head)
     exact = rank.flint_rank(rows)
     out = print if not (args.json or args.output == "-") else (lambda *a, **k: None)

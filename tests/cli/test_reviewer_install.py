@@ -1,0 +1,101 @@
+"""A checker-only install (docs/soundness.md, "A reviewer's install": python-flint and the
+wheel with --no-deps): `kernelbounds check` works without the generators' dependencies, and
+a command that needs one says so in one line, exit 2.  Each CLI run is a subprocess in which
+those modules cannot be imported (sys.modules[name] = None makes `import name` fail, as in an
+environment without them); scripts/wheel-check runs the documented commands in a real one."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kernelbounds.cli import DEPENDENCIES
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERATORS = sorted(set(DEPENDENCIES) - {"flint"})  # the checker's one dependency stays
+LAUNCH = """import sys
+for name in {blocked!r}:
+    sys.modules[name] = None
+from kernelbounds.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:  # --help
+    code = exc.code
+print(json.dumps(sorted(m for m in {watched!r} if sys.modules.get(m) is not None)), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def run_cli(args, blocked=GENERATORS, cwd=ROOT):
+    """Exit code, stdout and stderr of `kernelbounds ARGS` with the modules `blocked` made
+    unimportable; stderr's last line lists the generators' modules the run imported."""
+    code = "import json\n" + LAUNCH.format(blocked=list(blocked), watched=GENERATORS)
+    r = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "KERNELBOUNDS_CACHE": "off"})
+    *err, imported = r.stderr.splitlines() or [""]
+    return r.returncode, r.stdout, err, json.loads(imported) if imported.startswith("[") else None
+
+
+def test_check_runs_without_the_generators_dependencies(tmp_path):
+    files = ["lower-position-independent-m24-n3.json", "refutation-causal-m05-n3-r2.json", "explicit-head-m08-n3-r7.json", "upper-any-m256-n3.json"]
+    code, out, err, imported = run_cli(["check", *(str(ROOT / "certificates" / f) for f in files)])
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines()] == ["VALID"] * len(files)
+    assert imported == [] and not any("Traceback" in line for line in err)
+
+
+def test_check_imports_no_generator_dependency_even_where_installed():
+    code, out, err, imported = run_cli(["check", "--json", str(ROOT / "certificates" / "witness-m24-n3-r8.json")], blocked=[])
+    assert code == 0 and json.loads(out)["ok"], err
+    assert imported == [], f"`kernelbounds check` imported {imported}"
+
+
+def test_a_shipped_certificate_by_name_is_checked_without_them(tmp_path):
+    code, out, err, _ = run_cli(["check", "witness-m24-n3-r8.json"], cwd=tmp_path)
+    assert code == 0 and out.startswith("VALID "), err
+
+
+@pytest.mark.parametrize("args", [["bound", "--m", "12", "--n", "3"], ["evaluate", "--family", "witness-m24-n3-r8.json", "--list-tokens"],
+                                  ["rank", "--kernel", "tensor", "--m", "4"], ["rank-one", "--m", "4", "--n", "3"], ["refute", "--m", "6", "--n", "3", "--rank", "3"]])
+def test_a_generators_command_says_what_it_needs_in_one_line(args, tmp_path):
+    code, out, err, _ = run_cli(args, cwd=tmp_path)
+    assert code == 2 and out == ""
+    assert err == [f"kernelbounds: error: `kernelbounds {args[0]}` needs numpy, which is not installed (a checker-only install: "
+                   "`kernelbounds check` works; install kernelbounds with its dependencies for the other commands)"]
+
+
+@pytest.mark.parametrize("missing", GENERATORS)
+def test_each_dependency_is_named_when_it_is_the_one_missing(missing, tmp_path):
+    # `bound` at an m where the answer is built (not only read) needs the generators; whichever
+    # dependency is absent first is named, never an internal error
+    code, out, err, _ = run_cli(["bound", "--m", "12", "--n", "3"], blocked=[missing], cwd=tmp_path)
+    assert code in (0, 2) and not any("Traceback" in line or "internal error" in line for line in err)
+    if code == 2:
+        assert len(err) == 1 and f"needs {DEPENDENCIES[missing]}," in err[0]
+
+
+def test_every_commands_help_needs_no_generator():
+    code, out, err, _ = run_cli([])
+    assert code == 0 and "commands:" in out
+    names = [line.split()[0] for line in out.split("commands:", 1)[1].splitlines()[1:] if line.startswith("    ") and not line.startswith("     ")]
+    assert "check" in names and "evaluate" in names
+    for name in names:
+        code, out, err, imported = run_cli([name, "--help"])
+        assert code == 0 and "usage:" in out and imported == [], (name, err)
+
+
+def test_dependencies_are_the_declared_ones():
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = sorted(d.split(">")[0].split("=")[0].split("<")[0].strip() for d in declared)
+    assert names == sorted(DEPENDENCIES.values())
+
+
+def test_refutes_kernel_choices_are_the_generators():
+    from kernelbounds.cli import refute
+    from kernelbounds.lowerbounds import refutation
+
+    assert refute.KERNELS == refutation.KERNELS
