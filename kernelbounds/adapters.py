@@ -1,5 +1,6 @@
 """Per-token heads from the linear-attention libraries people train with (optional extra
-``pip install kernelbounds[torch]``; each library is imported only by its adapter).
+``pip install 'kernelbounds[torch]'`` for performer, ``'kernelbounds[fla]'`` for fla; each
+library is imported only by its adapter).
 
 Every adapter wraps a single-head layer of the library, together with the user's token
 embedding (bits -> hidden vector, default the bits themselves) and scalar readout
@@ -61,7 +62,7 @@ in its result and its ``--json`` as ``caveat``):
 Wrong input: a layer of another library or shape is refused with one line
 (:class:`AdapterError`), and a library that cannot be imported says what to install (for
 flash-linear-attention on a CPU machine: ``pip install triton``, which the CPU build of
-PyTorch does not bring; the ``[torch]`` extra installs it on Linux x86-64, where it
+PyTorch does not bring; the ``[fla]`` extra installs it on Linux x86-64, where it
 imports without a GPU and the fla tests pass on the CPU).  The tables the module
 produces are validated by ``Head.from_torch`` (:func:`kernelbounds.heads.tables.validate_head`).
 """
@@ -87,7 +88,7 @@ CAVEATS = {"performer": PERFORMER_SOFTMAX, "performer-generalized": PERFORMER_GE
 
 _INSTALL = {
     "performer_pytorch": "pip install 'kernelbounds[torch]' (or pip install performer-pytorch)",
-    "fla": "pip install 'kernelbounds[torch]' (or pip install flash-linear-attention)",
+    "fla": "pip install 'kernelbounds[fla]' (or pip install flash-linear-attention)",
     "fast_transformers": "pip install 'kernelbounds[fast-transformers]' (compiles C++/CUDA at install)",
 }
 
@@ -104,7 +105,7 @@ def _library(name: str, attr: str):
         if missing == root:
             raise AdapterError(f"{root} is not installed: {_INSTALL.get(root, 'pip install ' + root)}") from None
         if missing == "triton":
-            raise AdapterError(f"{root} imports triton, which the CPU build of PyTorch does not bring: pip install triton (or pip install 'kernelbounds[torch]' on Linux x86-64)") from None
+            raise AdapterError(f"{root} imports triton, which the CPU build of PyTorch does not bring: pip install triton (or pip install 'kernelbounds[fla]' on Linux x86-64)") from None
         raise AdapterError(f"{root} needs the module {missing!r}: pip install {missing}") from None
     except ImportError as exc:
         raise AdapterError(f"{name} cannot be imported: {str(exc).splitlines()[0][:200]}") from None
@@ -255,7 +256,7 @@ def fla(layer, embed=None, readout=None, residual: bool = False):
     Differs from the library's forward pass (``CAVEATS["fla"]``): the library divides by
     z + 1e-10 (1e-5 in some releases) in float32, the head by z exactly; the tests find
     them equal within 1e-4 relative, 1e-5 absolute.  ``import fla.layers`` needs Triton
-    (``pip install triton``; the ``[torch]`` extra brings it on Linux x86-64)."""
+    (``pip install triton``; the ``[fla]`` extra brings it on Linux x86-64)."""
     torch = _torch()
     _expect(layer, _library("fla.layers", "LinearAttention"), "fla", "a flash-linear-attention fla.layers.LinearAttention")
 

@@ -1,6 +1,10 @@
 """Adapters (kernelbounds.adapters): each per-token head built from a library's own module
-gives the library's own forward pass on random inputs (float tolerance).  Skipped when the
-library is absent; scripts/test-slow installs them (kernelbounds[torch])."""
+gives the library's own forward pass on random inputs (float tolerance).  Each test runs
+where its extra is installed (performer: kernelbounds[torch], fla: kernelbounds[fla],
+fast_transformers: kernelbounds[fast-transformers]) and is skipped, naming the extra, where
+its library is absent; scripts/test-slow installs [torch] and [fla]."""
+
+import importlib.util
 
 import numpy as np
 import pytest
@@ -12,6 +16,13 @@ pytestmark = pytest.mark.slow
 torch = pytest.importorskip("torch")
 
 M, N, DIM = 4, 5, 6
+
+
+def needs(module, extra):
+    """Skip unless module is installed (found, not imported: an installed library that fails
+    to import, e.g. fla without triton, fails the test instead of skipping it)."""
+    if importlib.util.find_spec(module.split(".")[0]) is None or importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (pip install 'kernelbounds[{extra}]')")
 
 
 def bits_of(tokens, m=M, dtype=torch.float32):
@@ -31,7 +42,7 @@ def parts(seed):
 @pytest.mark.parametrize("residual", [False, True])
 @pytest.mark.parametrize("generalized", [False, True])
 def test_performer_head_is_the_library_forward_pass(residual, generalized):
-    pytest.importorskip("performer_pytorch")
+    needs("performer_pytorch", "torch")
     from performer_pytorch import SelfAttention
 
     embed, readout = parts(0)
@@ -52,7 +63,7 @@ def test_performer_head_is_the_library_forward_pass(residual, generalized):
 
 
 def test_performer_key_maximum_changes_outputs_only_through_eps():
-    pytest.importorskip("performer_pytorch")
+    needs("performer_pytorch", "torch")
     from performer_pytorch import SelfAttention
 
     embed, readout = parts(2)
@@ -67,7 +78,7 @@ def test_performer_key_maximum_changes_outputs_only_through_eps():
 
 
 def test_fast_transformers_elu_head_is_the_library_forward_pass():
-    pytest.importorskip("fast_transformers")
+    needs("fast_transformers", "fast-transformers")
     from fast_transformers.attention import AttentionLayer, LinearAttention
 
     embed, readout = parts(4)
@@ -84,7 +95,7 @@ def test_fast_transformers_elu_head_is_the_library_forward_pass():
 
 @pytest.mark.parametrize("feature_map", ["elu", "hedgehog", "t2r", "dpfp"])
 def test_fla_head_is_the_library_reference_at_the_last_position(feature_map):
-    pytest.importorskip("fla")
+    needs("fla.layers", "fla")
     from fla.layers import LinearAttention
     from fla.ops.linear_attn.naive import naive_recurrent_linear_attn
 
@@ -106,7 +117,7 @@ def test_fla_head_is_the_library_reference_at_the_last_position(feature_map):
 
 
 def test_adapters_refuse_what_they_cannot_evaluate():
-    pytest.importorskip("fla")
+    needs("fla.layers", "fla")
     from fla.layers import LinearAttention
 
     with pytest.raises(adapters.AdapterError, match="do_feature_map_norm"):
@@ -117,7 +128,7 @@ def test_adapters_refuse_what_they_cannot_evaluate():
 
 def test_the_documented_performer_example_runs():
     # docs/api.md shows this script: a Performer head on the certified m = 24 family and on every input at m = 8
-    pytest.importorskip("performer_pytorch")
+    needs("performer_pytorch", "torch")
     import subprocess
     import sys
     from pathlib import Path
