@@ -183,6 +183,22 @@ def test_verify_rechecks_the_sampled_rows(tmp_path, capsys):
     assert f"2 stored rows (a sample chosen by the seed '{seed}') rebuilt and re-checked by the checker: 2 equal, 0 differ" in out
 
 
+def test_a_verify_sample_rechecks_its_rows_without_the_whole_check(tmp_path, capsys, monkeypatch):
+    from kernelbounds.hub import shipped
+
+    def edit(doc):
+        next(c for c in doc["chains"] if c["m"] == 4)["rank"] += 1
+
+    folder = _small_folder(tmp_path, edit)
+    monkeypatch.setattr(shipped, "check_set", lambda *a, **k: pytest.fail("--verify --sample ran the whole --check"))
+    rows = storedcheck.rows(stored.Stored(json.loads((folder / stored.NAME).read_bytes())))
+    seed = next(s for s in map(str, range(200)) if ("chain", 4, 3) in storedcheck.sample(rows, 3, s))  # a sample holding the edited row
+    assert main(["certificates", str(folder), "--verify", "--sample", "3", "--seed", seed, "--jobs", "1", "--json"]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [x["stored_row"] for x in lines[:-1] if not x["ok"]] == ["chain m = 4, n = 3"]
+    assert lines[-1] == {"stored_rows_rechecked": 3, "stored_rows_differing": 1, "seed": seed}
+
+
 def test_verify_names_an_edited_row(tmp_path, capsys):
     """A sampled chain's rank and claim raised together (or a cell's description edited): the
     row named, with the first pointer that differs from the rebuilt one."""
