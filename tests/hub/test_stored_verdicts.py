@@ -184,7 +184,7 @@ def test_verify_rechecks_the_sampled_rows(tmp_path, capsys):
 
 
 def test_a_verify_sample_rechecks_its_rows_without_the_whole_check(tmp_path, capsys, monkeypatch):
-    from kernelbounds.hub import shipped
+    from kernelbounds.release import shipped
 
     def edit(doc):
         next(c for c in doc["chains"] if c["m"] == 4)["rank"] += 1
