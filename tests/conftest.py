@@ -4,8 +4,13 @@ import os
 import pytest
 from hypothesis import settings
 
+# default and ci: the same fixed examples at every run (derandomize).  random: new examples at
+# every run, drawn from the seed that `pytest --hypothesis-seed=N` gives (CI passes a new one
+# each time and prints it; the summary line below repeats it): a failure is replayed by the
+# same command with that seed.  slow: many random examples, for a long local run.
 settings.register_profile("default", deadline=None, max_examples=60, derandomize=True)
 settings.register_profile("ci", deadline=None, max_examples=60, derandomize=True)
+settings.register_profile("random", deadline=None, max_examples=60, derandomize=False, print_blob=True)
 settings.register_profile("slow", deadline=None, max_examples=2000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
@@ -70,7 +75,15 @@ def pytest_runtest_logreport(report):
 
 def pytest_terminal_summary(terminalreporter):
     """One line: how many property tests ran and the least share of examples that reached
-    their assertions (the guard fails any test below MIN_REACH)."""
+    their assertions (the guard fails any test below MIN_REACH); under a profile that draws
+    random examples, one more with the seed and the command that replays the run."""
+    profile = os.environ.get("HYPOTHESIS_PROFILE", "default")
+    if REACHED and not settings.default.derandomize:
+        seed = terminalreporter.config.getoption("hypothesis_seed", None)
+        terminalreporter.write_line(
+            f"hypothesis profile {profile}: random examples from seed {seed if seed is not None else '(none given: not replayable)'}; "
+            f"replay with HYPOTHESIS_PROFILE={profile} python -m pytest --hypothesis-seed={seed if seed is not None else 'N'} ..."
+        )
     if REACHED:
         name, (hit, calls) = min(REACHED.items(), key=lambda kv: kv[1][0] / kv[1][1])
         total_hit, total = sum(h for h, _ in REACHED.values()), sum(c for _, c in REACHED.values())

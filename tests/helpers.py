@@ -130,3 +130,24 @@ def folder_claims(folder) -> tuple:
     from kernelbounds.hub import folders, index
 
     return folders.claims(str(folder), {e["sha256"] for e in index.entries().values()}, index._known)
+
+
+def committed_sample(names, count: int) -> list:
+    """``count`` of names chosen by the commit (as `scripts/regenerate --sample` chooses the
+    files it rebuilds: the same sampler, seeded by KERNELBOUNDS_SAMPLE_SEED or else
+    `git rev-parse HEAD`), so that every commit re-judges another part of an expensive set;
+    every name when KERNELBOUNDS_RELEASE_CHECK=1 (scripts/release-check)."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from kernelbounds.release.regeneration import sample
+
+    names = sorted(names)
+    if os.environ.get("KERNELBOUNDS_RELEASE_CHECK") == "1":
+        return names
+    seed = os.environ.get("KERNELBOUNDS_SAMPLE_SEED")
+    if not seed:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True, text=True)
+        seed = head.stdout.strip() if head.returncode == 0 else "no-commit"
+    return [names[i] for i in sample(names, count, seed)]
