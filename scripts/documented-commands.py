@@ -19,7 +19,6 @@ from pathlib import Path
 
 SKIP = {  # a substring of the command -> why it is not run here
     "docs-tables": "a command for a checkout of the repository: it compares the checkout's docs/ (here it exits 2 and names --root)",
-    "certificates --verify": "checks the whole shipped set as `certificates --check` (run here) does, then rebuilds stored rows: scripts/run runs it",
 }
 if shutil.which("cadical") is None:
     SKIP["refute "] = "needs the SAT solver cadical on PATH (Debian's package cadical)"

@@ -99,3 +99,17 @@ def test_refutes_kernel_choices_are_the_generators():
     from kernelbounds.lowerbounds import refutation
 
     assert refute.KERNELS == refutation.KERNELS
+
+
+def test_the_documented_reviewer_install_installs_the_wheel_file():
+    """docs/soundness.md's block, which scripts/wheel-check runs verbatim: python-flint and the
+    wheel FILE without its dependencies (no package index has kernelbounds), then `check`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("documented_commands", ROOT / "scripts" / "documented-commands.py")
+    documented = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(documented)
+    lines = [documented.command(line) for line in documented.block_lines(ROOT / "docs" / "soundness.md", "**A reviewer's install.**")]
+    installs = [line for line in lines if " install " in line]
+    assert installs == ["rv/bin/pip install python-flint", "rv/bin/pip install --no-deps kernelbounds-*.whl"]
+    assert any(line.startswith("rv/bin/kernelbounds check ") for line in lines)
