@@ -113,3 +113,22 @@ def test_the_documented_reviewer_install_installs_the_wheel_file():
     installs = [line for line in lines if " install " in line]
     assert installs == ["rv/bin/pip install python-flint", "rv/bin/pip install --no-deps kernelbounds-*.whl"]
     assert any(line.startswith("rv/bin/kernelbounds check ") for line in lines)
+
+
+def test_progress_on_a_terminal_without_tqdm(monkeypatch):
+    """A checker-only install has no tqdm: a bar becomes the status line that counts items,
+    the weighted bar draws nothing, and neither raises."""
+    import io
+
+    from kernelbounds import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setattr(sys, "stderr", Tty())
+    with progress.bar(10, "check", "file") as b:
+        b.update(3)
+    assert isinstance(b, progress.status) and b.count == 3
+    assert progress.pmap_weighted(abs, [-1, -2, 3], [1, 5, 2], jobs=1, desc="check") == [1, 2, 3]
