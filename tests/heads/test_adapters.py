@@ -13,7 +13,7 @@ import kernelbounds as kb
 from kernelbounds import adapters
 
 pytestmark = pytest.mark.slow
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install 'kernelbounds[torch]')")
 
 M, N, DIM = 4, 5, 6
 
