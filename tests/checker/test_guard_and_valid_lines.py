@@ -112,8 +112,10 @@ def test_u2_at_m64_n6_is_committed_and_fits_the_budget():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(1, 12), st.integers(0, 4), st.integers(1, 200), st.randoms(use_true_random=False))
+@given(st.integers(1, 12), st.integers(0, 4), st.integers(1, 200), st.randoms(use_true_random=True))
 def test_exact_rank_by_primes_equals_flint(size, rank, bits, rng):
+    # a real random.Random seeded by the example (use_true_random=True): up to 12 x 14 entries of
+    # 200 bits drawn lazily from hypothesis' own buffer overran it on about one example in five
     rows = size + rng.randrange(3)
     a = [[rng.getrandbits(bits) - 2 ** (bits - 1) for _ in range(rank)] for _ in range(rows)]
     b = [[rng.getrandbits(bits) for _ in range(size)] for _ in range(rank)]
