@@ -186,17 +186,19 @@ def test_verify_rechecks_the_sampled_rows(tmp_path, capsys):
 def test_a_verify_sample_rechecks_its_rows_without_the_whole_check(tmp_path, capsys, monkeypatch):
     from kernelbounds.release import shipped
 
-    def edit(doc):
-        next(c for c in doc["chains"] if c["m"] == 4)["rank"] += 1
+    rows = storedcheck.rows(stored.Stored(dict(SHIPPED, code_files={})))
+    seed = _seed_for(rows, 3, lambda chosen: all(r[0] != "code-file" and r[1] <= 8 for r in chosen) and any(r[0] == "chain" for r in chosen))
+    m, n = next(r for r in storedcheck.sample(rows, 3, seed) if r[0] == "chain")[1:]
+
+    def edit(doc):  # a sampled chain's rank raised
+        next(c for c in doc["chains"] if (c["m"], c["n"]) == (m, n))["rank"] += 1
 
     folder = _small_folder(tmp_path, edit)
     monkeypatch.setattr(shipped, "check_set", lambda *a, **k: pytest.fail("--verify --sample ran the whole --check"))
-    rows = storedcheck.rows(stored.Stored(json.loads((folder / stored.NAME).read_bytes())))
-    seed = next(s for s in map(str, range(200)) if ("chain", 4, 3) in storedcheck.sample(rows, 3, s))  # a sample holding the edited row
     assert main(["certificates", str(folder), "--verify", "--sample", "3", "--seed", seed, "--jobs", "1", "--json"]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [x["stored_row"] for x in lines[:-1] if not x["ok"]] == ["chain m = 4, n = 3"]
-    assert lines[-1] == {"stored_rows_rechecked": 3, "stored_rows_differing": 1, "seed": seed}
+    assert [x["stored_row"] for x in lines[:-1] if not x["ok"]] == [f"chain m = {m}, n = {n}"]
+    assert lines[-1] == {"stored_rows_rechecked": 3, "stored_rows_differing": 1, "stored_incomplete": 0, "seed": seed}
 
 
 def test_verify_names_an_edited_row(tmp_path, capsys):
