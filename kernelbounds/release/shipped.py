@@ -107,22 +107,38 @@ class SetCheck:
         return self.problems == 0
 
 
-def _weight(path: str) -> int:
-    from ..checker import work_estimate
-
-    with open(path, "rb") as fh:
-        return work_estimate(fh.read())
-
-
 # The checker's work estimate in units of about 100 ns (docs/soundness.md), plus a fixed cost
 # per file (reading, the guard's child process, the verdict through a pipe): about 0.1 s.
 PER_FILE_UNITS = 10**6
 
 
-def _check(path: str):
-    from ..checker import check_file
+def _read(path: str):
+    """A file's bytes through the checker's own reader (regular files only, opened
+    non-blocking, at most max_file_bytes + 1 bytes read whatever the file system says), or
+    the checker's verdict refusing it (a 3 GB file: one line, exit 3; never read whole)."""
+    from ..checker import LIMIT, Limits, Verdict, read_input
+    from ..checker.errors import Rejection
 
-    return check_file(path)
+    try:
+        return read_input(path, Limits())
+    except Rejection as rej:
+        return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
+    except MemoryError:
+        return Verdict(path, LIMIT, reason="out of memory while reading the file")
+
+
+def _check(item: tuple[str, bytes]):
+    from ..checker import check_bytes
+
+    path, data = item
+    return check_bytes(data, path)
+
+
+def _bytes(path: Path) -> bytes:
+    """INDEX or COMPUTED of the folder, read as the certificates are (b"" when absent or
+    refused: then it differs from the one the verdicts give, a problem reported as such)."""
+    found = _read(str(path)) if path.is_file() else b""
+    return found if isinstance(found, bytes) else b""
 
 
 def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetCheck:
@@ -131,6 +147,7 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     work on a terminal), then compare target/INDEX with the index built from these verdicts
     and target/COMPUTED's sha256.  The files are not rebuilt: the regeneration is
     `kernelbounds certificates` (scripts/regenerate)."""
+    from ..checker import work_estimate
     from ..hub import index, stored
     from ..progress import pmap_weighted
 
@@ -138,14 +155,15 @@ def check_set(target: str | Path | None = None, jobs: int | None = None) -> SetC
     base = folder() if target is None else Path(target)
     listed = names(base)
     paths = [str(base / name) for name in listed]
-    work = [_weight(p) for p in paths]  # the estimate parses each file once: about 2 s for the whole shipped set
-    verdicts = pmap_weighted(_check, paths, [w + PER_FILE_UNITS for w in work], jobs, "checking certificates (by work)", "file")
-    rows = [Checked(name, v, (base / name).read_bytes()) for name, v in zip(listed, verdicts, strict=True)]
+    found = [_read(p) for p in paths]  # each file read once, bounded: the verdict is on exactly these bytes
+    readable = [i for i, data in enumerate(found) if isinstance(data, bytes)]
+    work = [work_estimate(found[i]) for i in readable]  # the estimate parses each file once: about 2 s for the whole shipped set
+    verdicts = iter(pmap_weighted(_check, [(paths[i], found[i]) for i in readable], [w + PER_FILE_UNITS for w in work], jobs, "checking certificates (by work)", "file"))
+    rows = [Checked(name, next(verdicts), got) if isinstance(got, bytes) else Checked(name, got, b"") for name, got in zip(listed, found, strict=True)]
     accepted = [r for r in rows if r.verdict.ok]
-    index_path, computed_path = base / index.INDEX, base / stored.NAME
-    computed_bytes = computed_path.read_bytes() if computed_path.is_file() else b""
+    computed_bytes = _bytes(base / stored.NAME)
     expected = index.text(index.document([index.entry(r.name, r.data, r.verdict) for r in accepted], index.sha256(computed_bytes)))
-    index_bytes = index_path.read_bytes() if index_path.is_file() else b""
+    index_bytes = _bytes(base / index.INDEX)
     index_same = index_bytes == expected.encode("ascii")
     try:
         in_index = {e["name"] for e in json.loads(index_bytes)["certificates"]}
