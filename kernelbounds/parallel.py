@@ -20,7 +20,12 @@ item order, so the list is the same whatever the executor: the table over m <= 6
 The pool's workers die with the process that started them: on Linux each asks the kernel
 for SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``, through ctypes, as the
 checker's guard does for its child), so a SIGTERM or SIGKILL to ``kernelbounds table
---jobs 2`` leaves no worker computing on as an orphan.
+--jobs 2`` leaves no worker computing on as an orphan.  An interrupted map stops its pool
+at once (``process_pool``): when the parent is interrupted (Ctrl-C, or the command line's
+SIGTERM handler) the queued items are cancelled and the running workers terminated, so
+the command ends within a second instead of after every queued item.  Workers ignore
+SIGINT (Ctrl-C reaches the whole process group: the parent alone decides to stop) and
+keep SIGTERM's default action.
 """
 
 from __future__ import annotations
@@ -59,6 +64,53 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def worker_start(parent: int) -> None:
+    """A pool worker's initializer: die with the parent (``die_with_parent``), leave Ctrl-C
+    to the parent, and let SIGTERM end it (not a handler inherited from the parent)."""
+    die_with_parent(parent)
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except (ValueError, OSError):
+        pass
+
+
+STOP_SECONDS = 1.0  # after SIGTERM, how long a worker has before SIGKILL
+
+
+@contextmanager
+def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """A ProcessPoolExecutor of `jobs` workers (``worker_start``): shut down normally when
+    the block ends, stopped at once (``stop``) when it raises, KeyboardInterrupt included."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_start, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel the queued items and end the running workers: SIGTERM, then SIGKILL after
+    STOP_SECONDS for any still alive, each reaped (no orphan, no zombie)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # the pool's workers (public only from Python 3.14 on)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        try:
+            worker.terminate()
+        except (OSError, ValueError, AttributeError):
+            pass
+    for worker in workers:
+        try:
+            worker.join(STOP_SECONDS)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(STOP_SECONDS)
+        except (OSError, ValueError, AssertionError, AttributeError):
+            pass
+
+
 class SchedulerError(KernelboundsError, RuntimeError):
     """The Dask executor cannot be used: the extra is not installed, or the scheduler does
     not answer.  The message says which, in one line, for the CLI."""
@@ -86,15 +138,22 @@ def pmap(fn: Callable[[T], R], items: Iterable[T], jobs: int | None = None, *, e
     jobs = min(jobs or default_jobs(), len(items))
     if jobs <= 1:
         return [fn(x) for x in items]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+    with process_pool(jobs) as pool:
         return list(pool.map(fn, items, chunksize=1))
 
 
 def run_on(executor: Executor, fn: Callable[[T], R], items: list[T]) -> list[R]:
     """Submit every item, then collect the results in item order (an exception of fn is
-    raised here, for the first failing item in order)."""
-    futures = [executor.submit(fn, x) for x in items]
-    return [f.result() for f in futures]
+    raised here, for the first failing item in order).  When the caller is interrupted the
+    items not yet started are cancelled (the executor itself stays the caller's)."""
+    futures = []
+    try:
+        futures += [executor.submit(fn, x) for x in items]
+        return [f.result() for f in futures]
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
 
 
 @contextmanager

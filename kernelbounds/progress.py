@@ -164,10 +164,9 @@ def pmap_weighted(fn, items: Iterable[T], weights: Iterable[int], jobs: int | No
     the order of items.  On a terminal the bar advances by each finished item's weight
     (its share of the whole work, shown in percent), so the rate and the remaining time
     are measured in work done, not in items; the postfix counts the finished items."""
-    import os
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
-    from .parallel import default_jobs, die_with_parent
+    from .parallel import default_jobs, process_pool
 
     items, weights = list(items), [max(1, int(w)) for w in weights]
     if len(weights) != len(items):
@@ -187,7 +186,7 @@ def pmap_weighted(fn, items: Iterable[T], weights: Iterable[int], jobs: int | No
                 out[i] = fn(items[i])
                 advance(i)
             return out
-        with ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+        with process_pool(jobs) as pool:  # stopped at once when interrupted (parallel.stop)
             futures = {pool.submit(fn, items[i]): i for i in order}
             for future in as_completed(futures):
                 i = futures[future]

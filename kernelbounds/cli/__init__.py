@@ -4,13 +4,16 @@ One module per command (or pair of related commands); each has ``register(sub)``
 which declares its subparser, and a ``run(args) -> int`` returning the exit code.
 Exit codes: 0 success/valid, 1 invalid or failed, 2 usage or malformed input,
 3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input),
-6 the SAT solver's proof is not valid (refute; nothing proved).
+6 the SAT solver's proof is not valid (refute; nothing proved), 130 interrupted (SIGINT,
+Ctrl-C), 143 terminated (SIGTERM): either stops the command within about a second, its
+process pool and checking children with it, with one line and no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 
 from .. import __version__
@@ -18,9 +21,31 @@ from . import bound, certificates, check, construct, crossing, docs, evaluate, e
 from ..hub.answer import StaleIndex, TheoryContradicted
 from ._common import CONTRADICTION, OneLineParser, UserError, os_error, say
 
+INTERRUPTED, TERMINATED = 130, 143  # 128 + the signal's number, as a shell reports it
+
+
+class Terminated(BaseException):
+    """Raised by the command line's SIGTERM handler, so that the command unwinds as for
+    Ctrl-C (process pools stopped, the checker's guarded child killed, a half-written
+    temporary file removed) and exits TERMINATED with one line.  Not an Exception: no
+    ``except Exception`` of the library swallows it."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated
+
+
+def _on_sigterm():
+    """Install the SIGTERM handler (main thread only); the previous one, to restore."""
+    try:
+        return signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):  # not the main thread: the default action stays
+        return None
+
 EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or malformed input,
 3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input, report it),
-6 the SAT solver's proof is not valid (refute: it claimed UNSAT; nothing proved, nothing written).
+6 the SAT solver's proof is not valid (refute: it claimed UNSAT; nothing proved, nothing written),
+130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): the command stops within about a second.
 Every command takes --json (one JSON object, or JSON Lines for streams; integers >= 2^53 as
 decimal strings) and '-' for standard input/output wherever it reads or writes a file.
 `kernelbounds COMMAND --help` describes a command; docs/cli.md and docs/api.md (Python API)."""
@@ -72,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
 
     quiet = progress.QUIET
     progress.QUIET = quiet or getattr(args, "json", False) or getattr(args, "format", None) == "json"  # machine-readable output: no bars
+    previous = _on_sigterm()
     try:
         code = args.func(args)
         try:
@@ -91,8 +117,13 @@ def main(argv: list[str] | None = None) -> int:
         say(f"kernelbounds: error: {exc}")
         return 4
     except KeyboardInterrupt:
+        quiet_stdout()
         say("kernelbounds: interrupted")
-        return 130
+        return INTERRUPTED
+    except Terminated:
+        quiet_stdout()
+        say("kernelbounds: terminated")
+        return TERMINATED
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -112,3 +143,5 @@ def main(argv: list[str] | None = None) -> int:
         return 4
     finally:
         progress.QUIET = quiet
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
