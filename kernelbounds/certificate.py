@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,9 +18,27 @@ VERSION = 1  # files that use a kind or field of format v2 pass version=2 to hea
 
 
 def rational(x: Fraction | int) -> str:
-    """A rational as the string "p/q" in lowest terms, or "p" when it is an integer."""
+    """A rational as the string "p/q" in lowest terms, or "p" when it is an integer, exactly
+    whatever its size (``decimal``)."""
     x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return decimal(x.numerator) if x.denominator == 1 else f"{decimal(x.numerator)}/{decimal(x.denominator)}"
+
+
+def decimal(x: int) -> str:
+    """An integer in decimal, exactly: beyond Python's int-to-str limit (4300 digits, a
+    guard against converting untrusted text) the limit is lifted for this one conversion.
+    The numbers written here were computed by the library, with work bounded beforehand
+    (e.g. ``evaluate``'s estimate counts the head's bit lengths); messages never print them
+    whole (``kernelbounds.shown``)."""
+    try:
+        return str(x)
+    except ValueError:
+        limit = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(x)
+        finally:
+            sys.set_int_max_str_digits(limit)
 
 
 def header(kind: str, version: int = VERSION) -> dict:

@@ -8,6 +8,7 @@ import json
 import sys
 
 from ..bits import to_str
+from ..shown import approx, shown
 from ..heads.tables import HeadError, load
 from ._common import CONTRADICTION, UserError, add_json, emit_json, one_line, one_stdout, positive, read_input, resolve_certificate, write_doc
 
@@ -148,7 +149,9 @@ def _write_certificate(result, output: str) -> str:
 
 
 def _print(result, what, written) -> None:
-    worst = "undefined (a denominator is <= 0)" if result.worst_error is None else f"{result.worst_error} (~{float(result.worst_error):.4f})"
+    worst = "undefined (a denominator is <= 0)" if result.worst_error is None else shown(result.worst_error)
+    if not worst.startswith(("~", "undefined")):  # exact and short: its decimal value beside it
+        worst += f" (~{approx(result.worst_error, 4)})"
     unit = "classes (query, least level)" if result.failure_unit == "class" else "scored positions"
     print(f"head of feature rank {result.head_rank} on {what}")
     if result.caveat:
@@ -162,7 +165,7 @@ def _print(result, what, written) -> None:
         print(f"  route: extreme-class inputs (q, a, b, ..., b) per (query, least level) class, {result.rechecked} classes decided with exact integers; {result.seconds:.1f} s")
     print(f"  exact kernel rank on the {result.tokens} tokens involved: {result.kernel_rank}; negative kernel values: {result.negative_weights}")
     if result.least_denominator is not None:
-        print(f"  least denominator: {float(result.least_denominator):.6g} ({'> 0' if result.denominator_sign == 1 else ('= 0' if result.denominator_sign == 0 else '< 0')})")
+        print(f"  least denominator: {approx(result.least_denominator)} ({'> 0' if result.denominator_sign == 1 else ('= 0' if result.denominator_sign == 0 else '< 0')})")
     if result.reduction is not None:
         print(f"  extreme-class reduction: {result.reduction}")
     if result.first_failure is not None:

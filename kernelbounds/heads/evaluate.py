@@ -47,6 +47,7 @@ from .inputs import Family
 from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations
 from .tables import HeadError, TableHead
 from ..model import min_ip_target
+from ..shown import shown
 
 HALF = Fraction(1, 2)
 CERTIFICATE_MAX_M = 8  # explicit-head certificates: the checker recomputes the value dimension up to m = 8
@@ -240,20 +241,20 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
     least, where = everyinput.least_denominator(head, h, m, n, exact=exact)
     at = " ".join(to_str(x, m) for x in where.input)
     if least > 0:
-        reduction = (f"holds: every denominator is > 0 (least {least}, at {at}), so the extreme-class (level-minimum) reduction "
+        reduction = (f"holds: every denominator is > 0 (least {shown(least)}, at {at}), so the extreme-class (level-minimum) reduction "
                      "decides every input, whatever the kernel's sign (THEORY §1, L8 (a))")
     elif denominators == "nonzero":
         raise HeadError(f"every input cannot be decided for this head under the nonzero-denominator convention: the extreme-class "
-                        f"(level-minimum) reduction needs positive denominators, and the denominator at {at} is {least} <= 0; "
+                        f"(level-minimum) reduction needs positive denominators, and the denominator at {at} is {shown(least)} <= 0; "
                         f"evaluate a listed family instead (denominators='nonzero' decides listed inputs exactly)")
     else:
-        reduction = (f"does not hold beyond the positive-denominator convention: the denominator at {at} is {least} <= 0, so the "
+        reduction = (f"does not hold beyond the positive-denominator convention: the denominator at {at} is {shown(least)} <= 0, so the "
                      "head fails there (output undefined, THEORY §1); as a head whose output is defined when the denominator is "
                      "nonzero (THEORY L8 (b)) it is not decided by this route")
     out = everyinput.evaluate_all(head, h, m, n, exact=exact)
     kh = head.kernel_head()
 
-    def shown(found):
+    def counterexample(found):
         if found is None:
             return None
         inp = found.input
@@ -264,7 +265,7 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
         positions=family.size * n,
         worst_error=out.worst_error,
         failures=out.failures,
-        first_failure=shown(out.first_failure),
+        first_failure=counterexample(out.first_failure),
         kernel_rank=kernel_rank(head, list(range(2**m))),
         tokens=2**m,
         negative_weights=negative_weights(head, h, np.arange(2**m), block=max(1, (1 << 22) >> m)),  # O(2^22) floats a block
@@ -273,7 +274,7 @@ def _evaluate_all(head: TableHead, h: HeadArrays, family: Family, exact: bool | 
         m=m,
         n=n,
         head_rank=head.rank,
-        worst_input=shown(out.worst if out.undefined is None else out.undefined),
+        worst_input=counterexample(out.worst if out.undefined is None else out.undefined),
         failure_unit="position" if n == 1 else "class",
         least_denominator=least,
         denominators=denominators,

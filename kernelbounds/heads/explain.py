@@ -17,6 +17,7 @@ import numpy as np
 from ..bits import to_str
 from ..lowerbounds.domination import dominates, factor
 from ..model import min_ip_target
+from ..shown import approx
 
 SEARCH_BLOCK = 256
 
@@ -64,10 +65,10 @@ def pair_violation(head, m: int, n: int, q: int, a: int, b: int) -> str | None:
         if y is None:
             failing.append(f"{name} (denominator <= 0)")
         elif abs(y - min_ip_target(inp, 0)) >= Fraction(1, 2):
-            failing.append(f"{name} (error {float(abs(y - min_ip_target(inp, 0))):.4g})")
+            failing.append(f"{name} (error {approx(abs(y - min_ip_target(inp, 0)), 4)})")
     return (
         f"L1 at query {to_str(q, m)}: keys a = {to_str(a, m)} (level {s}), b = {to_str(b, m)} (level {s2}): "
-        f"D(a) = {float(d_a):.6g} is not > (n-2)(d-1) D(b) = {factor(n, d)} * {float(d_b):.6g}, so the head fails one of "
+        f"D(a) = {approx(d_a)} is not > (n-2)(d-1) D(b) = {factor(n, d)} * {approx(d_b)}, so the head fails one of "
         f"S_A = (q, a^{n - 1}), S_B = (q, b^{n - 1}), S_M = (q, a, b^{n - 2}); it fails {', '.join(failing) or 'none (report this)'}"
     )
 

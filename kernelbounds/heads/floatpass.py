@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bits import to_str
+from ..shown import to_float
 from .tables import HeadError, TableHead
 
 U = 2.0**-53
@@ -67,12 +68,12 @@ def head_arrays(head: TableHead) -> HeadArrays:
     tokens = sorted(head.phi_q)
     if set(tokens) != set(head.phi_k) or set(tokens) != set(head.value) or set(tokens) != set(head.readout):
         raise HeadError("every token must define phi_q, phi_k, value and readout")
-    conv = lambda rows: np.array([[float(v) for v in row] for row in rows], dtype=np.float64)  # noqa: E731
+    conv = lambda rows: np.array([[to_float(v) for v in row] for row in rows], dtype=np.float64)  # noqa: E731  (beyond 1e308: inf, so not floatable)
     phi_q = conv(head.phi_q[x] for x in tokens)
     phi_k = conv(head.phi_k[x] for x in tokens)
     value = conv(head.value[x] for x in tokens)
     w = conv(head.readout[x][0] for x in tokens)
-    b = np.array([float(head.readout[x][1]) for x in tokens], dtype=np.float64)
+    b = np.array([to_float(head.readout[x][1]) for x in tokens], dtype=np.float64)
     m = head.m
     if m <= 62:
         bits = ((np.array(tokens, dtype=np.int64)[:, None] >> np.arange(m)) & 1).astype(np.int32)

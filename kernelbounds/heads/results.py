@@ -19,6 +19,7 @@ from ..lowerbounds.amplification import chain_keys
 from ..lowerbounds.domination import dominates, factor
 from .inputs import Family
 from .tables import TableHead
+from ..shown import approx, to_float
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Counterexample:
         return [to_str(x, self.m) for x in self.input]
 
     def __str__(self) -> str:
-        y = "undefined" if self.output is None else f"~{float(self.output):.6g}"
+        y = "undefined" if self.output is None else f"~{approx(self.output)}"
         return f"position {self.position} of {' '.join(self.strings())}: target {self.target}, output {y}"
 
     def to_json(self) -> dict:
@@ -101,7 +102,7 @@ class Evaluation:
     _certificate: object = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
-        worst = "undefined" if self.worst_error is None else f"{float(self.worst_error):.6g}"
+        worst = "undefined" if self.worst_error is None else approx(self.worst_error)
         first = "None" if self.first_failure is None else repr(str(self.first_failure))
         unit = " classes" if self.failure_unit == "class" and self.failures else ""
         return (
@@ -132,7 +133,7 @@ class Evaluation:
             "failure_unit": self.failure_unit,
             "solves": self.solves,
             "worst_error": None if self.worst_error is None else rational(self.worst_error),
-            "worst_error_float": None if self.worst_error is None else float(self.worst_error),
+            "worst_error_float": None if self.worst_error is None else to_float(self.worst_error),
             "worst_error_bound": self.worst_error_bound,
             "worst_input": None if self.worst_input is None else self.worst_input.to_json(),
             "first_failure": None if self.first_failure is None else self.first_failure.to_json(),
@@ -221,8 +222,8 @@ def l1_violations(head: TableHead, lb_doc: dict, limit: int = 3, max_links: int 
                 if not dominates(n, d, d_a, d_b):
                     out.append(
                         f"L1 at query {to_str(q, m)}: keys a = {to_str(a, m)} (level {(q & a).bit_count()}), "
-                        f"b = {to_str(b, m)} (level {(q & b).bit_count()}): D(a) = {float(d_a):.6g} is not > "
-                        f"(n-2)(d-1) D(b) = {rho} * {float(d_b):.6g}, so the head fails one of S_A, S_B, S_M"
+                        f"b = {to_str(b, m)} (level {(q & b).bit_count()}): D(a) = {approx(d_a)} is not > "
+                        f"(n-2)(d-1) D(b) = {rho} * {approx(d_b)}, so the head fails one of S_A, S_B, S_M"
                     )
                     if len(out) >= limit:
                         return out
