@@ -510,15 +510,17 @@ def _family(source) -> Family:
     raise TypeError("a family is a Family, a path, a dict (certificate or {'inputs': ...}), a list of inputs of token strings, or a Bound")
 
 
-def evaluate(head, family, exact: bool | None = None) -> Evaluation:
+def evaluate(head, family, exact: bool | None = None, max_seconds: float | None = None) -> Evaluation:
     """Evaluate a head on a family (as `kernelbounds evaluate`): head a Head, path or dict;
     family a certificate path/dict, {"inputs": [...]} dict, Family (``Family.all(m, n)``:
     every input and position, through the extreme-class route), or Bound.  The result's
     ``to_json()`` is the command's ``--json`` object; ``to_certificate()`` the
-    explicit-head certificate of a head that solves every input."""
+    explicit-head certificate of a head that solves every input.  ``max_seconds``: a time
+    limit enforced while it runs (``TimeLimit`` past it; docs/api.md, "Evaluating heads at
+    scale")."""
     from .heads.evaluate import evaluate_family
 
-    return evaluate_family(load_head(head), _family(family), exact=exact)
+    return evaluate_family(load_head(head), _family(family), exact=exact, max_seconds=max_seconds)
 
 
 def family_tokens(certificate) -> list[int]:

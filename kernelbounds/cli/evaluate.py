@@ -10,6 +10,7 @@ import sys
 from ..bits import to_str
 from ..shown import approx, shown
 from ..heads.tables import HeadError, load
+from ..heads.timelimit import TimeLimit
 from ._common import CONTRADICTION, UserError, add_json, emit_json, one_line, one_stdout, positive, read_input, resolve_certificate, write_doc
 
 HELP = """Evaluate a head file (docs/head-format-v1.md) exactly on a family: a lower-bound
@@ -44,7 +45,7 @@ def register(sub) -> None:
     route.add_argument("--exact", action="store_true", help="exact arithmetic at every position or class (default for families of <= 20,000 inputs and for --all with m <= 5)")
     route.add_argument("--float-pass", action="store_true", help="float pass with exact re-checks even for small families")
     p.add_argument("-o", "--output", help="with --all: write the explicit-head certificate of a head that solves every input ('-' for standard output); m <= 8")
-    p.add_argument("--max-seconds", type=positive("--max-seconds", 1, 10**7), default=3600, help="refuse (exit 3) when the estimated time is above this many seconds, 1..10^7 (default 3600)")
+    p.add_argument("--max-seconds", type=positive("--max-seconds", 1, 10**7), default=3600, help="refuse (exit 3) when the estimated time (counting the sizes of the head's numbers) is above this many seconds, and stop (exit 3) when the evaluation runs past it, 1..10^7 (default 3600)")
     add_json(p, "the evaluation (the same object as the Python API's Evaluation.to_json(), plus output)")
     p.set_defaults(func=run)
 
@@ -120,9 +121,12 @@ def run(args) -> int:
     if estimate > 10:
         print(f"kernelbounds: evaluating {what} ({'exact' if route_exact else 'float pass + exact re-checks'}), about {estimate:.0f} s", file=sys.stderr)
     try:
-        result = ev.evaluate_family(head, family, exact=exact)
+        result = ev.evaluate_family(head, family, exact=exact, max_seconds=args.max_seconds)
     except HeadError as exc:
         raise UserError(str(exc)) from None
+    except TimeLimit as exc:  # the estimate was low (the limit is enforced while it runs)
+        print(f"kernelbounds: evaluating {what}: {exc} (--max-seconds {args.max_seconds})", file=sys.stderr)
+        return 3
     written = _write_certificate(result, args.output) if args.output else None
     if args.json:
         emit_json({**result.to_json(), "output": args.output})

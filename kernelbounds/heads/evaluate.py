@@ -36,13 +36,14 @@ from __future__ import annotations
 import time
 import dataclasses
 from fractions import Fraction
-from math import lcm
 
 import numpy as np
 
 from ..errors import InvalidArgument
 from ..bits import to_str
 from .floatpass import HeadArrays, float_pass, head_arrays, negative_weights
+from . import timelimit
+from .exactrows import lcm
 from .inputs import Family
 from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations
 from .tables import HeadError, TableHead
@@ -58,24 +59,83 @@ FLOAT_RATE = 2e8  # float multiply-adds per second, for the work estimate
 # ------------------------------------------------------------------ evaluation
 
 
+SIZE_BITS = 1024  # integers up to this many bits cost about one exact step (the interpreter's overhead dominates)
+KARATSUBA = 1.585  # log2(3): the cost of a multiplication grows as (bits)^1.585 beyond SIZE_BITS (measured, CPython 3.11)
+FLOAT_BITS = 200  # FLOAT_RANGE: an entry within 2^-200 .. 2^200 (or 0) keeps the float pass
+
+
+def _lcm_bits(denominators) -> int:
+    """An upper bound on the bits of the lcm of the denominators, without computing it: the
+    largest power of two among them plus the bits of every distinct odd part (a float's
+    denominators, all powers of two, count once)."""
+    twos, odd = 0, set()
+    for d in denominators:
+        k = (d & -d).bit_length() - 1
+        twos = max(twos, k)
+        odd.add(d >> k)
+    return twos + sum(o.bit_length() for o in odd)
+
+
+def _scaled_bits(rows) -> int:
+    """Bits of the integers a set of rows becomes over the lcm of its denominators (at most)."""
+    values = [x for row in rows for x in row]
+    return _lcm_bits(x.denominator for x in values) + max((x.numerator.bit_length() for x in values), default=0)
+
+
+def number_sizes(head: TableHead) -> tuple[int, bool]:
+    """(bits, floatable): an upper bound on the bits of the integers the exact routes
+    multiply (``exactrows.ExactRows``: phi_Q per query times phi_K over the lcm of every
+    key's denominators, times the readout and the values over theirs; a Fraction in lowest
+    terms is no larger), and whether every entry is 0 or within the float pass's range."""
+    tokens = list(head.phi_q)
+    keys = _scaled_bits(head.phi_k[z] for z in tokens)
+    values = _scaled_bits(head.value[z] for z in tokens)
+    queries = max((_scaled_bits([head.phi_q[q]]) for q in tokens), default=0)
+    readouts = max((_scaled_bits([(*head.readout[q][0], head.readout[q][1])]) for q in tokens), default=0)
+    dv = len(next(iter(head.value.values()))) if head.value else 1
+    entries = [x for table in (head.phi_q, head.phi_k, head.value) for z in tokens for x in table[z]]
+    entries += [x for q in tokens for x in (*head.readout[q][0], head.readout[q][1])]
+    floatable = all(x == 0 or abs(x.numerator.bit_length() - x.denominator.bit_length()) < FLOAT_BITS for x in entries)
+    return keys + values + queries + readouts + head.rank.bit_length() + dv.bit_length(), floatable
+
+
+def number_cost(bits: int) -> float:
+    """The cost of one exact step on integers of this many bits, in units of a small one."""
+    return max(1.0, bits / SIZE_BITS) ** KARATSUBA
+
+
 def estimate_seconds(family: Family, head: TableHead, exact: bool = False) -> float:
-    """A rough duration, from the family's size (counted, not expanded) and the head's sizes."""
+    """A rough duration, from the family's size (counted, not expanded), the head's sizes and
+    the sizes of its numbers (``number_sizes``: every exact step costs ``number_cost`` of
+    their bits).  A head beyond the float range takes the exact route whatever ``exact``
+    says, as :func:`evaluate_family` does; the float routes count their least exact work
+    (the integer rows of the best proposals, one exact re-check per block and position)."""
+    from .everyinput import TOP
+
     r = head.rank
     dv = len(next(iter(head.value.values())))
+    bits, floatable = number_sizes(head)
+    cost = number_cost(bits)
+    exact = exact or not floatable
     if family.everything:  # the extreme-class route: 4^m (m + 1) class terms, a few passes
         T = 2**family.m
         per = (r + dv) / 8 + (family.m + 1) * (2 if exact else 60)
-        return T * T * per / (EXACT_RATE if exact else FLOAT_RATE)
+        if exact:
+            return T * T * per * cost / EXACT_RATE
+        return T * T * per / FLOAT_RATE + T * (r + dv) * (TOP + 1) * cost / EXACT_RATE
     per = family.n * (r + dv + family.m) * len(family.positions())
     ops = family.size * per
-    return ops / (EXACT_RATE if exact else FLOAT_RATE) + family.size * 1e-6
+    if exact:
+        return ops * cost / EXACT_RATE + family.size * 1e-6
+    return ops / FLOAT_RATE + family.size * 1e-6 + (family.size // 4096 + 1) * per * cost / EXACT_RATE
 
 
 DENOMINATORS = ("positive", "nonzero")
 LEAST_CANDIDATES = 256  # exact denominators per block and position on the float route
 
 
-def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True, denominators: str = "positive") -> Evaluation:
+def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, progress: bool = True, denominators: str = "positive",
+                    max_seconds: float | None = None) -> Evaluation:
     """Evaluate a head on every scored position of a family, streaming its blocks; every
     input of ``Family.all(m, n)`` through the extreme-class route (:mod:`.everyinput`).
 
@@ -85,11 +145,19 @@ def evaluate_family(head: TableHead, family: Family, exact: bool | None = None, 
     exact least denominator.  ``denominators``: "positive" (THEORY §1: the output is
     defined when the denominator is > 0) or "nonzero" (defined when != 0, the class
     signed-any-denominator of L8 (b); listed families by the exact route; every input only
-    when every denominator is > 0, where the two conventions agree).
+    when every denominator is > 0, where the two conventions agree).  ``max_seconds``: a
+    time limit enforced while the evaluation runs (:mod:`.timelimit`; TimeLimit when it
+    passes, nothing decided); compare :func:`estimate_seconds` with it first to refuse
+    at once what would surely run longer.
     """
+    with timelimit.limit(max_seconds):
+        return _evaluate_family(head, family, exact, progress, denominators)
+
+
+def _evaluate_family(head: TableHead, family: Family, exact: bool | None, progress: bool, denominators: str) -> Evaluation:
     head.validate()  # tables filled in after construction: one-line HeadError, not a FLINT error
     if head.caveat:  # an adapted head: the result carries where it differs from the library
-        return dataclasses.replace(evaluate_family(dataclasses.replace(head, caveat=""), family, exact, progress, denominators), caveat=head.caveat)
+        return dataclasses.replace(_evaluate_family(dataclasses.replace(head, caveat=""), family, exact, progress, denominators), caveat=head.caveat)
     if head.m != family.m:
         raise HeadError(f"the head's tokens have m = {head.m} bits but the family's have m = {family.m}: build the head for m = {family.m}")
     if denominators not in DENOMINATORS:
@@ -181,6 +249,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
         for b in rows.tolist():
             if b in checked:
                 continue
+            timelimit.check()
             inp = tuple(h.tokens[k] for k in x[b])
             key = (inp[i], tuple(sorted(inp[: i + 1] if family.causal else inp)))
             if key not in seen:
@@ -193,6 +262,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
 
     with bar(family.size, "evaluate", "input") as progress_bar:
         for _tokens, x in family.blocks(h.lookup):
+            timelimit.check()
             seen[x.ravel()] = True
             for pos in family.positions():
                 i = pos - 1
@@ -211,6 +281,7 @@ def _listed_pass(head: TableHead, h: HeadArrays, family: Family, use_float: bool
                 else:
                     status, check = None, range(len(x))
                 for b in sorted(check):
+                    timelimit.check()
                     e = exact_error(tuple(h.tokens[k] for k in x[b]), i)
                     rechecked += 1
                     if e is None:

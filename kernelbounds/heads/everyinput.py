@@ -47,13 +47,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
-
 import numpy as np
 
 from .enclosures import FLOOR, U, block, certify, denominators, gamma, propose
 from ..levelmin import Found, QueryClasses
-from .exactrows import ExactRows
+from .exactrows import ExactRows, lcm
+from .timelimit import check
 from .tables import HeadError, TableHead
 
 HALF = Fraction(1, 2)
@@ -126,6 +125,7 @@ def _length_one(head: TableHead, m: int) -> Outcome:
     tokens = check_tokens(head, m)
     worst, where, fails, first, undef = Fraction(0), None, 0, None, None
     for q in tokens:
+        check()
         f = Found(q, ())
         e = exact_error(head, f)
         if e is None:
@@ -150,6 +150,7 @@ def _all_exact(rows: ExactRows, m: int, n: int) -> Outcome:
         for q, (W, Uq) in rows.rows(batch).items():
             eq = QueryClasses(q, W, Uq, n)
             for t in range(q.bit_count() + 1):
+                check()
                 classes += 1
                 bad = eq.denominator(t)
                 if bad is not None:
@@ -176,6 +177,7 @@ def _blocks(h, m: int, label: str):
     step = _queries_per_block(m)
     starts = range(0, T, step)
     for start in track(starts, len(starts), f"evaluate --all, {label} (query blocks)", "block"):
+        check()
         yield block(h, np.arange(start, min(T, start + step)), m)
 
 
@@ -194,6 +196,7 @@ def _float_route(head: TableHead, h, rows: ExactRows, m: int, n: int) -> Outcome
         return _all_exact(rows, m, n)
     above, half = _second_pass(h, m, k, e0, e0 >= HALF)
     for q, t in sorted(above - bad):  # not certified at e0 by the floats: exact maximum if above
+        check()
         eq = cache.get(q)
         rechecked += 1
         for side in (1, -1):
@@ -208,6 +211,7 @@ def _float_route(head: TableHead, h, rows: ExactRows, m: int, n: int) -> Outcome
         for (q, t), st in sorted(half.items()):
             if (q, t) in failing:
                 continue
+            check()
             if st != 1:
                 rechecked += 1
                 eq = cache.get(q)
@@ -256,6 +260,7 @@ def _first_pass(h, m: int, k: int, cache: _QueryCache):
             s, b, t = np.unravel_index(j, E.shape)
             proposals.append((float(flat[j]), int(bl.qs[b]), int(t), int(A[s, b, t]), int(B[s, b, t])))
     for q, t, st in todo:
+        check()
         rechecked += st == 2
         found = cache.get(q).denominator(t)
         if found is None and st == 1:  # never happens if the bound is sound
@@ -307,6 +312,7 @@ def least_denominator(head: TableHead, h, m: int, n: int, exact: bool = False) -
         best_hi = np.inf
         rows = []
         for start in range(0, len(tokens), step):
+            check()
             qs = np.arange(start, min(len(tokens), start + step))
             K = h.phi_q[qs] @ h.phi_k.T
             rK = 2 * gamma(r + 2) * (np.abs(h.phi_q[qs]) @ np.abs(h.phi_k).T) + FLOOR
@@ -324,6 +330,7 @@ def least_denominator(head: TableHead, h, m: int, n: int, exact: bool = False) -
     best: tuple[Fraction, Found] | None = None
     exact_rows = ExactRows(head, tokens) if any(v is None for v in candidates.values()) else None
     for q, keys in candidates.items():
+        check()
         if keys is None:  # integers: W is K(q, .) times a positive scale, so its argmin is K's
             W, _ = exact_rows.rows([q])[q]
             keys = [min(range(len(W)), key=W.__getitem__)]

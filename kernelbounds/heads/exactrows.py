@@ -5,9 +5,20 @@ class is then decided with integers by the one engine, :class:`kernelbounds.leve
 
 from __future__ import annotations
 
-from math import lcm
+import math
 
 from .tables import TableHead
+from .timelimit import check
+
+
+def lcm(*values: int) -> int:
+    """math.lcm, one value at a time under the evaluation's time limit (a head's
+    denominators may have thousands of digits each: their lcm grows with every one)."""
+    out = 1
+    for v in values:
+        check()
+        out = math.lcm(out, v)
+    return out
 
 
 class ExactRows:
@@ -36,6 +47,7 @@ class ExactRows:
             return {}
         phis, reads, scales = [], [], []
         for q in queries:
+            check()
             p = self.head.phi_q[q]
             d = lcm(*(x.denominator for x in p))
             phis.append([int(x * d) for x in p])
@@ -47,6 +59,7 @@ class ExactRows:
         F = (flint.fmpz_mat(reads) * self.val).tolist()
         out = {}
         for k, q in enumerate(queries):
+            check()
             e, be = scales[k]
             s = e * self.dv  # F(q, z) = (F_int(z) + be dv) / s
             W = [int(x) for x in K[k]]
