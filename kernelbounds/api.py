@@ -112,6 +112,18 @@ class Bound:
         a = self._answer
         return (a.upper_nonnegative if nonnegative else a.upper).certificate_document()
 
+    def lower_base(self) -> tuple[str | None, bytes] | None:
+        """The file the lower side's certificate names by sha256 (a rank extension's base,
+        THEORY U7+) as (its hinted name or None, its exact bytes), found by the checker's own
+        resolver beside the certificate (hub.index.base_of); None when the lower side's
+        certificate names no other file.  ``kernelbounds bound --base-out FILE`` writes it."""
+        known = getattr(self._answer.lower, "_known", None)
+        if known is None or known.kind != "rank-extension":
+            return None
+        from .hub.index import base_of
+
+        return base_of(known)
+
 
 CODE_FIELDS = ("code", "code_size", "min_product", "k", "witness_inputs", "code_weight", "min_gap", "gaps", "form", "orbits", "johnson_bound")
 

@@ -118,8 +118,13 @@ def replacing(path: str | os.PathLike) -> Iterator[Path]:
         raise
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ASCII text to path atomically (see replacing)."""
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ASCII text (or bytes, exactly: a file named by its sha256) to path atomically
+    (see replacing)."""
     with replacing(path) as tmp:
+        if isinstance(text, bytes):
+            with open(tmp, "wb") as fh:
+                fh.write(text)
+            return
         with open(tmp, "w", encoding="ascii", newline="\n") as fh:
             fh.write(text)

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import sys
 
-from ..hub.answer import KERNELS, MAX_M
+from ..certificate import write_atomic, written_through
+from ..hub.answer import KERNELS, KIND_METHOD, MAX_M
 from ._common import UserError, certificates_option, emit_json, one_line, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 
@@ -26,6 +25,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", help="write the certificate of the lower side here")
     p.add_argument("--upper-output", metavar="FILE", help="write the certificate of the upper side (any features) here")
     p.add_argument("--upper-nonnegative-output", metavar="FILE", help="write the certificate of the nonnegative-features upper side here")
+    p.add_argument("--base-out", metavar="FILE", help="write the base the lower side's certificate names by sha256 (a rank extension, THEORY U7+) here, its exact bytes; never written unless asked")
     certificates_option(p)
     p.set_defaults(func=run_bound)
 
@@ -53,72 +53,91 @@ def _side_line(name: str, side: dict) -> str:
     return one_line(f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}", 100_000)  # a user file's path escaped
 
 
-def _write_side(doc_of, out: str, what: str, folder: str | None = None) -> None:
-    try:
-        doc = doc_of()
-    except ValueError as exc:
-        raise UserError(f"{what}: {exc}") from None
-    write_doc(doc, out)
-    if doc.get("kind") == "rank-extension" and out != "-":
-        _write_base(doc, out, folder)
+OUTPUTS = (("-o", "output", "the lower side"), ("--upper-output", "upper_output", "the upper side"),
+           ("--upper-nonnegative-output", "upper_nonnegative_output", "the nonnegative upper side"), ("--base-out", "base_out", "the base"))
 
 
-def _write_base(doc: dict, out: str, folder: str | None) -> None:
-    """A rank extension names its base by sha256 (THEORY U7+): write the base beside `out`
-    under its hinted name, so that `kernelbounds check OUT` finds it in the same folder."""
-    import hashlib
+def _documents(b, args) -> list[tuple[str, str, str | bytes]]:
+    """(option, file, content) of every file asked for, all built (and the base found)
+    before anything is written: a side without a certificate, or --base-out when the lower
+    side names no base, is a UserError and no file is written."""
     import os
 
-    from ..hub import index as certified_index
-    from ..certificate import write_atomic
+    from ..certificate import canonical_json
 
-    from ..hub.entrycheck import name_problem
-    from ..hub.folders import read_bounded
-
-    name, digest = doc["base"]["name"], doc["base"]["sha256"]
-    if name_problem(name):
-        raise UserError(f"the base of the lower side's rank extension is named {one_line(name)}, not a plain file name")
-    folder = certified_index.folder(folder)
-    sources = [lambda: certified_index.read_shipped(name)] + ([lambda: read_bounded(str(Path(folder) / name))] if folder else [])
-    for source in sources:
-        try:
-            data = source()
-        except (OSError, ValueError, certified_index.StaleIndex):
+    builders = {
+        "output": b.to_certificate,
+        "upper_output": b.upper_certificate,
+        "upper_nonnegative_output": lambda: b.upper_certificate(nonnegative=True),
+    }
+    out, seen = [], set()
+    for flag, attr, what in OUTPUTS:
+        path = getattr(args, attr)
+        if not path:
             continue
-        if hashlib.sha256(data).hexdigest() == digest:
-            try:
-                write_atomic(os.path.join(os.path.dirname(out) or ".", name), data.decode("ascii"))
-            except OSError as exc:
-                raise UserError(f"cannot write the base {name} beside {out}: {exc.strerror or exc}") from None
-            return
-    raise UserError(f"the base {name} of the lower side's rank extension is neither shipped nor in the certificates folder with its sha256")
+        if path != "-" and not written_through(path):  # a device or FIFO may take two outputs; a file only one
+            if os.path.realpath(path) in seen:
+                raise UserError(f"{flag} {one_line(path)} names a file another option writes too: give each its own file")
+            seen.add(os.path.realpath(path))
+        try:
+            if attr == "base_out":
+                found = b.lower_base()
+                if found is None:
+                    raise UserError(f"--base-out writes the base a rank extension names by sha256; the lower side ({b.lower_method}) names no base")
+                content: str | bytes = found[1]
+            else:
+                content = canonical_json(builders[attr]())
+        except ValueError as exc:
+            raise UserError(f"{what}: {exc}") from None
+        out.append((flag, path, content))
+    return out
+
+
+def _write(files: list[tuple[str, str, str | bytes]]) -> list[dict]:
+    """Write each file (atomically; '-' is standard output); per file written its option,
+    path and whether it replaced an existing regular file."""
+    import os
+    import stat
+
+    written = []
+    for flag, path, content in files:
+        if path == "-":
+            sys.stdout.write(content if isinstance(content, str) else content.decode("ascii", "replace"))
+            continue
+        try:
+            replaced = stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            replaced = False
+        try:
+            write_atomic(path, content)
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        written.append({"option": flag, "file": path, "replaced": replaced})
+    return written
 
 
 def run_bound(args) -> int:
     from .. import api
 
     one_stdout(args)
-    if "-" in (args.upper_output, args.upper_nonnegative_output):
-        raise UserError("write the upper certificates to files (only -o may be '-')")
+    if "-" in (args.upper_output, args.upper_nonnegative_output, args.base_out):
+        raise UserError("write the upper certificates and the base to files (only -o may be '-')")
     try:
         b = api.bound(args.m, args.n, args.variant, certificates=args.certificates, kernel=args.kernel)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    if args.output:
-        _write_side(b.to_certificate, args.output, "the lower side", args.certificates)
-    if args.upper_output:
-        _write_side(b.upper_certificate, args.upper_output, "the upper side")
-    if args.upper_nonnegative_output:
-        _write_side(lambda: b.upper_certificate(nonnegative=True), args.upper_nonnegative_output, "the nonnegative upper side")
+    written = _write(_documents(b, args))
     if args.json:
-        emit_json(b.to_json())
+        emit_json(b.to_json() | {"written": written})
         return 0
     if args.output == "-":
         return 0
     print("\n".join(text_lines(b)))
-    for flag, out in (("-o", args.output), ("--upper-output", args.upper_output), ("--upper-nonnegative-output", args.upper_nonnegative_output)):
-        if out:
-            print(f"  certificate ({flag}): {one_line(out)}")
+    for w in written:
+        note = " (replaced the existing file)" if w["replaced"] else ""
+        print(f"  {'base' if w['option'] == '--base-out' else 'certificate'} ({w['option']}): {one_line(w['file'])}{note}")
+    if args.output and not args.base_out and b.lower_method == KIND_METHOD["rank-extension"]:
+        print("  the lower certificate names its base by sha256: `kernelbounds check` finds a shipped base itself; --base-out FILE writes the base")
     return 0
 
 

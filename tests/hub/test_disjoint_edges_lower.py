@@ -46,12 +46,11 @@ def test_m8_n3_cites_the_direct_refutation_and_the_checker_accepts_it():
     assert v.ok and v.claim["value"] == 5
 
 
-def test_bound_o_writes_an_extension_with_its_base_and_both_check(tmp_path):
-    out = tmp_path / "lb.json"
-    run = subprocess.run([sys.executable, "-m", "kernelbounds", "bound", "--m", "14", "--n", "3", "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
+def test_bound_o_writes_an_extension_and_base_out_its_base_and_both_check(tmp_path):
+    out, base = tmp_path / "lb.json", tmp_path / "base.json"
+    run = subprocess.run([sys.executable, "-m", "kernelbounds", "bound", "--m", "14", "--n", "3", "-o", str(out), "--base-out", str(base)], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert "8 <=" in run.stdout
-    files = sorted(p.name for p in tmp_path.iterdir())
-    assert len(files) == 2 and any(f.startswith("refutation-") for f in files), files
-    check = subprocess.run([sys.executable, "-m", "kernelbounds.checker", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["base.json", "lb.json"]
+    check = subprocess.run([sys.executable, "-m", "kernelbounds.checker", str(out), "--base", str(base)], capture_output=True, text=True, cwd=ROOT)
     assert check.returncode == 0 and "feature rank >= 8" in check.stdout, check.stdout
