@@ -49,20 +49,26 @@ def literal_worst_error(h, m, n, eps=EPS):
     return worst
 
 
-def children(pid: int) -> list[int]:
-    """The processes whose parent is pid (Linux /proc)."""
+def _processes():
+    """(pid, the fields of /proc/PID/stat after the name: state, ppid, pgid, ...) of every process."""
     from pathlib import Path
 
-    out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                yield int(entry.name), (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is pid (Linux /proc)."""
+    return [p for p, fields in _processes() if int(fields[1]) == pid]
+
+
+def group(pgid: int) -> list[int]:
+    """The live processes of a process group (Linux /proc; zombies excluded)."""
+    return [p for p, fields in _processes() if int(fields[2]) == pgid and fields[0] not in ("Z", "X")]
 
 
 def alive(pid: int) -> bool:
