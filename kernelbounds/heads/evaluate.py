@@ -76,27 +76,28 @@ def _lcm_bits(denominators) -> int:
     return twos + sum(o.bit_length() for o in odd)
 
 
-def _scaled_bits(rows) -> int:
-    """Bits of the integers a set of rows becomes over the lcm of its denominators (at most)."""
-    values = [x for row in rows for x in row]
-    return _lcm_bits(x.denominator for x in values) + max((x.numerator.bit_length() for x in values), default=0)
+def _scaled_bits(values: list) -> tuple[int, bool]:
+    """(bits of the integers the values become over the lcm of their denominators, at most;
+    whether each is 0 or within the float pass's range)."""
+    if not values:
+        return 0, True
+    top = max(x.numerator.bit_length() for x in values)
+    floatable = all(x.numerator == 0 or abs(x.numerator.bit_length() - x.denominator.bit_length()) < FLOAT_BITS for x in values)
+    return _lcm_bits({x.denominator for x in values}) + top, floatable
 
 
 def number_sizes(head: TableHead) -> tuple[int, bool]:
     """(bits, floatable): an upper bound on the bits of the integers the exact routes
-    multiply (``exactrows.ExactRows``: phi_Q per query times phi_K over the lcm of every
-    key's denominators, times the readout and the values over theirs; a Fraction in lowest
-    terms is no larger), and whether every entry is 0 or within the float pass's range."""
+    multiply (``exactrows.ExactRows``: phi_Q times phi_K, each over the lcm of its
+    denominators, times the readout and the values over theirs; a Fraction in lowest terms
+    is no larger; phi_Q and the readout are scaled per query, counted here over all queries
+    at once: at most twice the bits), and whether every entry is 0 or within the float
+    pass's range."""
     tokens = list(head.phi_q)
-    keys = _scaled_bits(head.phi_k[z] for z in tokens)
-    values = _scaled_bits(head.value[z] for z in tokens)
-    queries = max((_scaled_bits([head.phi_q[q]]) for q in tokens), default=0)
-    readouts = max((_scaled_bits([(*head.readout[q][0], head.readout[q][1])]) for q in tokens), default=0)
+    sizes = [_scaled_bits([x for z in tokens for x in table[z]]) for table in (head.phi_q, head.phi_k, head.value)]
+    sizes.append(_scaled_bits([x for q in tokens for x in (*head.readout[q][0], head.readout[q][1])]))
     dv = len(next(iter(head.value.values()))) if head.value else 1
-    entries = [x for table in (head.phi_q, head.phi_k, head.value) for z in tokens for x in table[z]]
-    entries += [x for q in tokens for x in (*head.readout[q][0], head.readout[q][1])]
-    floatable = all(x == 0 or abs(x.numerator.bit_length() - x.denominator.bit_length()) < FLOAT_BITS for x in entries)
-    return keys + values + queries + readouts + head.rank.bit_length() + dv.bit_length(), floatable
+    return sum(bits for bits, _ in sizes) + head.rank.bit_length() + dv.bit_length(), all(ok for _, ok in sizes)
 
 
 def number_cost(bits: int) -> float:
