@@ -41,6 +41,8 @@ from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 
+from ..errors import KernelboundsError
+
 ENV = "KERNELBOUNDS_CACHE"
 OFF = "off"
 FORMAT = "kernelbounds-verdict"
@@ -54,7 +56,7 @@ _FOLDER = _OPEN | getattr(os, "O_DIRECTORY", 0)
 _ENTRY = _OPEN | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 
 
-class Untrusted(Exception):
+class Untrusted(KernelboundsError):
     """A cache folder or entry the cache does not read (the reason in one line)."""
 
 
