@@ -1,177 +1,150 @@
-"""Certificates that name another certificate by its sha256 (kind `rank-extension`,
-docs/certificate-format-v2.md): where the named file is looked for, and the memo that
-checks each such file once per run.
+"""The service that finds the files a certificate names by sha256 (kind `rank-extension`,
+docs/certificate-format-v2.md), made afresh for each check and handed only to the rules
+that name files (``rules.NAMING``): the dispatcher keeps no state of it between checks.
 
 **Resolution.**  A file is named by the sha256 (hex) of its bytes, with an optional file
 name as a hint.  The candidates, in order: the explicit paths of the run (`--base PATH`
 and the other files on the command line, or ``check_file(..., bases=...)``), the hinted
 name in the folder of the certificate being checked, then every ``*.json`` file of that
 folder in name order, then the hinted name among the certificates shipped with the package
-(``kernelbounds/certificates``, so a committed extension checks from bytes or a copy).  A candidate counts only when its bytes (a regular file, at most
-``max_file_bytes``) have exactly the named sha256: the name and the path are never
-trusted.  A certificate read from standard input or from bytes has no folder (explicit
-paths only).  At most MAX_SCAN_BYTES are read in one search (the search runs before the work
-estimate, so it is bounded on its own).
+(``kernelbounds/certificates``, so a committed extension checks from bytes or a copy).  A
+candidate counts only when its bytes have exactly the named sha256 (the rule compares the
+hash itself): the name and the path are never trusted.  A certificate read from standard
+input or from bytes has no folder (explicit paths only).
 
-**Memo.**  A verdict is a pure function of the bytes and the limits, so the verdict on a
-named file is kept under (sha256, limits) for the rest of the process.  Checks run in a
-forked child (guard.py); the child's new verdicts travel back in ``Verdict.bases`` and the
-dispatcher adds them to the parent's memo, so the next child inherits them: in a run over
-a folder each named file is checked once.  Verdicts of exit 3 or 4 (a limit or a checker
-bug) are not kept.
+**Work.**  ``plan`` lists the candidates without reading any (the folder's listing and one
+``stat`` each; a file over ``max_file_bytes`` or not regular is left out), so the rule's work
+estimate bounds the search (entries listed, files opened, bytes hashed) before it starts.
+``find`` then reads each candidate at most once, under the reading limits of any input
+file, and never more bytes than the plan gave it: a file that grew since is a resource
+limit, never a longer search.  ``document`` parses the file found under the same limits as
+a certificate, once; ``verdict`` checks it, once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from contextlib import contextmanager
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from typing import TYPE_CHECKING, Any, Iterator
-
-from .errors import INTERNAL, LIMIT, Rejection
+from .errors import LimitExceeded, Rejection
+from .jsonread import Node
 from .limits import Limits
 
 if TYPE_CHECKING:
     from . import Verdict
 
-_context: dict[str, Any] = {"path": None, "extra": ()}
-_memo: dict[tuple[str, Limits], Verdict] = {}  # (sha256, limits) -> Verdict
-_new: dict[tuple[str, Limits], Verdict] = {}  # the verdicts added since the current top-level check began
-_hashes: dict[tuple[str, int, int], str] = {}  # (path, size, mtime_ns) -> sha256
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "certificates")  # kernelbounds/certificates
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@contextmanager
-def checking(path: str, extra: tuple[str, ...] | None = None) -> Iterator[None]:
-    """The file being checked (its folder is searched) and the explicit paths; restored
-    after (a named file is checked inside its user's check)."""
-    saved = dict(_context)
-    _context["path"] = path
-    if extra is not None:
-        _context["extra"] = tuple(extra)
-    try:
-        yield
-    finally:
-        _context.update(saved)
+@dataclass(frozen=True)
+class Plan:
+    """The search for one hinted name: the folder entries listed and the candidate files
+    (path, size from stat) in the order they are read."""
+
+    listed: int
+    files: tuple[tuple[str, int], ...]
+
+    @property
+    def bytes(self) -> int:
+        return sum(size for _, size in self.files)
 
 
-def _folder() -> str | None:
-    path = _context["path"]
-    if not path or path == "-" or path.startswith("<"):
-        return None
-    folder = os.path.dirname(path) or "."
-    return folder if os.path.isdir(folder) else None
+@dataclass(frozen=True)
+class Found:
+    path: str
+    data: bytes
 
 
-def _read(path: str, limits: Limits) -> tuple[str, bytes] | None:
-    """(sha256, bytes) of a regular file within max_file_bytes, else None; the hash is
-    cached by (path, size, modification time)."""
-    from . import read_input
+class Bases:
+    """The files one certificate may name.  ``read(path, limits)``: a file's bytes under the
+    reading limits (a Rejection if it cannot be read or is too large); ``parse(data, limits)``:
+    a document under the reading limits; ``judge(doc, path)``: the checker's verdict on a
+    parsed named file (in process)."""
 
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    key = (path, st.st_size, st.st_mtime_ns)
-    if st.st_size > limits.max_file_bytes:
-        return None
-    try:
-        data = read_input(path, limits)
-    except Rejection:
-        return None
-    digest = sha256(data)
-    _hashes[key] = digest
-    return digest, data
+    def __init__(self, path: str, explicit: Sequence[str], limits: Limits,
+                 read: Callable[[str, Limits], bytes], parse: Callable[[bytes, Limits], Node],
+                 judge: Callable[[Node, str], Verdict]) -> None:
+        self.path, self.limits = path, limits
+        self.explicit = tuple(p for p in explicit if p and p != "-")
+        self._read, self._parse, self._judge = read, parse, judge
+        self._plans: dict[str | None, Plan] = {}
+        self._found: dict[str, Found | None] = {}
+        self._docs: dict[str, Node] = {}
+        self._verdicts: dict[str, Verdict] = {}
 
-
-def _candidates(name: str | None) -> list[str]:
-    out = [p for p in _context["extra"] if p and p != "-"]
-    folder = _folder()
-    if folder is not None:
-        if name:
-            out.append(os.path.join(folder, name))
-        try:
-            out += [os.path.join(folder, f) for f in sorted(os.listdir(folder)) if f.endswith(".json")]
-        except OSError:
-            pass
-    if name:  # last: the hinted name among the certificates shipped beside the checker
-        out.append(os.path.join(SHIPPED, name))
-    current = _context["path"] or ""
-    return [p for p in out if os.path.normpath(p) != os.path.normpath(current)]
-
-
-SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "certificates")  # kernelbounds/certificates
-MAX_SCAN_BYTES = 2**30  # bytes read while looking for a named file (before the work estimate)
-
-
-def resolve(digest: str, name: str | None, limits: Limits) -> tuple[str, bytes] | None:
-    """(path, bytes) of the first candidate whose bytes have this sha256, or None (also when
-    the candidates read so far exceed MAX_SCAN_BYTES: the search is bounded before any
-    work estimate)."""
-    seen: set[str] = set()
-    scanned = 0
-    for path in _candidates(name):
-        if os.path.normpath(path) in seen:
-            continue
-        seen.add(os.path.normpath(path))
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue
-        cached = _hashes.get((path, st.st_size, st.st_mtime_ns))
-        if cached is not None and cached != digest:
-            continue
-        if st.st_size > limits.max_file_bytes:  # never read (_read refuses it): costs nothing
-            continue
-        scanned += st.st_size
-        if scanned > MAX_SCAN_BYTES:
+    def _folder(self) -> str | None:
+        if not self.path or self.path == "-" or self.path.startswith("<"):
             return None
-        found = _read(path, limits)
-        if found is not None and found[0] == digest:
-            return path, found[1]
-    return None
+        folder = os.path.dirname(self.path) or "."
+        return folder if os.path.isdir(folder) else None
 
+    def plan(self, name: str | None) -> Plan:
+        """The candidates for a hinted name (stat only; computed once per name)."""
+        if name in self._plans:
+            return self._plans[name]
+        paths, listed = list(self.explicit), 0
+        folder = self._folder()
+        if folder is not None:
+            if name:
+                paths.append(os.path.join(folder, name))
+            try:
+                entries = sorted(os.listdir(folder))
+            except OSError:
+                entries = []
+            listed = len(entries)
+            paths += [os.path.join(folder, f) for f in entries if f.endswith(".json")]
+        if name:  # last: the hinted name among the certificates shipped beside the checker
+            paths.append(os.path.join(SHIPPED, name))
+        seen = {os.path.normpath(self.path)} if self.path else set()
+        files = []
+        for p in paths:
+            key = os.path.normpath(p)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and st.st_size <= self.limits.max_file_bytes:
+                files.append((p, st.st_size))
+        self._plans[name] = Plan(listed, tuple(files))
+        return self._plans[name]
 
-def verdict(digest: str, path: str, data: bytes, limits: Limits) -> Verdict:
-    """The checker's verdict on a named file (in process: the caller already runs under
-    the guard), memoised by (sha256, limits)."""
-    key = (digest, limits)
-    if key not in _memo:
-        from . import _check_bytes
+    def find(self, digest: str, name: str | None) -> Found | None:
+        """The first candidate of the plan whose bytes have this sha256 (each read at most
+        once, never past its planned size), or None."""
+        if digest not in self._found:
+            self._found[digest] = None
+            for path, size in self.plan(name).files:
+                try:
+                    data = self._read(path, replace(self.limits, max_file_bytes=size))
+                except LimitExceeded:
+                    raise LimitExceeded("/base/sha256", f"the candidate {path} grew past the {size} bytes planned for it while the named file was looked for; nothing was decided") from None
+                except Rejection:
+                    continue
+                if sha256(data) == digest:
+                    self._found[digest] = Found(path, data)
+                    break
+        return self._found[digest]
 
-        with checking(path):
-            found = _check_bytes(data, path, limits)
-        remember(key, found)
-    return _memo[key]
+    def document(self, found: Found) -> Node:
+        """The named file's document, parsed once under the reading limits (a Rejection if
+        it is not JSON or too large to parse)."""
+        if found.path not in self._docs:
+            self._docs[found.path] = self._parse(found.data, self.limits)
+        return self._docs[found.path]
 
-
-def remember(key: tuple[str, Limits], found: Verdict, pending: bool = True) -> None:
-    """Memoise a decided verdict; ``pending``: also queue it for the parent (a guarded
-    child's nested checks), never a top-level verdict the parent already holds."""
-    if found.code not in (LIMIT, INTERNAL) and key not in _memo:
-        _memo[key] = found
-        if pending:
-            _new[key] = found
-
-
-def take_new() -> dict[tuple[str, Limits], Verdict]:
-    """The verdicts memoised since the last call (sent from a guarded child to its parent)."""
-    out = dict(_new)
-    _new.clear()
-    return out
-
-
-def merge(found: dict[tuple[str, Limits], Verdict]) -> None:
-    """Add verdicts a child computed to this process's memo."""
-    for key, v in found.items():
-        remember(key, v)
-    _new.clear()
-
-
-def known(digest: str, limits: Limits) -> Verdict | None:
-    """The memoised verdict, or None."""
-    return _memo.get((digest, limits))
+    def verdict(self, found: Found) -> Verdict:
+        """The checker's verdict on the named file, decided once."""
+        if found.path not in self._verdicts:
+            self._verdicts[found.path] = self._judge(self.document(found), found.path)
+        return self._verdicts[found.path]

@@ -1,5 +1,5 @@
 """Kind `rank-extension` (THEORY §2 U7+): a committed rank refutation named by its sha256 plus
-disjoint edges; the checker resolves the base, checks it once per run and applies the lemma."""
+disjoint edges; the checker resolves the base, reads and checks it once per check and applies the lemma."""
 
 import hashlib
 import json
@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import Limits, bases, check_file
+from kernelbounds.checker import Limits, bases, budget, check_file, document, judge
+from kernelbounds.checker.errors import LimitExceeded
 from kernelbounds.checker.jsonread import Node
 from kernelbounds.checker.rules import rankextension, rankrefutation
 from kernelbounds.lowerbounds import chirotope, refutation
@@ -35,13 +36,10 @@ def _check(path: Path, **kw):
     return check_file(str(path), **kw)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    bases._memo.clear()
-    bases._new.clear()
-    yield
-    bases._memo.clear()
-    bases._new.clear()
+def _files(path: Path, explicit: tuple[str, ...] = ()) -> bases.Bases:
+    """The service a check of `path` hands the rule (as checker.decide builds it)."""
+    limits = Limits()
+    return bases.Bases(str(path), explicit, limits, budget.read_input, document, lambda d, p: judge(d, p, limits, _files(Path(p)), 0.0, estimate=False))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -75,14 +73,14 @@ def test_any_disjoint_edges_on_the_new_coordinates_are_accepted_with_the_generat
         v = _check(Path(tmp) / "e.json", guard=False)
     assert v.ok, v.render()
     assert v.claim["value"] == 4 + j
-    queries, pairs = rankextension._base_facts(base, 6)
+    queries, pairs = rankextension._base_facts(Node(base), 6, Limits())
     assert rankextension.family(queries, pairs, [tuple(e) for e in edges], n, variant)[2] == len(ext.witness_inputs())
 
 
 def test_the_family_doubles_the_pairs_per_edge_and_forces_every_edge():
     """2^j placements per base pair, and each edge query is forced (gap 2) on every one."""
     base = _base()
-    queries, pairs = rankextension._base_facts(base, 6)
+    queries, pairs = rankextension._base_facts(Node(base), 6, Limits())
     base_incidences = sum(1 for a, b in pairs for q in queries if abs((q & a).bit_count() - (q & b).bit_count()) >= 2)
     for j in range(4):
         count, incidences, _ = rankextension.family(queries, pairs, matching(6, j), 3, "position-independent")
@@ -212,53 +210,45 @@ def test_bad_sha256_and_name_are_malformed(tmp_path):
         assert v.code == 2 and v.pointer == pointer, v.line()
 
 
-def test_the_base_is_checked_once_per_run(tmp_path, monkeypatch):
+def test_the_base_is_read_and_checked_once_per_check_and_nothing_is_kept_between_checks(tmp_path, monkeypatch):
+    """Within one check the estimate and the rule share the base's bytes, document and
+    verdict (one read of the base file, one check of it); a verdict depends only on the files
+    present when it is asked, so a second check reads and checks the base again."""
     base = _base()
-    docs = {f"e{j}.json": extend(base, "base.json", j).certificate() for j in (1, 2, 3)}
-    _folder(tmp_path, base, docs)
-    calls = []
-    real = rankrefutation.check
-    monkeypatch.setattr(rankrefutation, "check", lambda doc, limits: calls.append(1) or real(doc, limits))
-    for name in ("e1.json", "e2.json", "e3.json", "base.json"):
-        assert _check(tmp_path / name, guard=False).ok
-    assert len(calls) == 1
+    _folder(tmp_path, base, {"e.json": extend(base, "base.json", 2).certificate()})
+    checks, reads = [], []
+    real_check, real_read = rankrefutation.check, budget.read_input
+    monkeypatch.setattr(rankrefutation, "check", lambda doc, limits: checks.append(1) or real_check(doc, limits))
+    monkeypatch.setattr(bases.Bases, "__init__", _spy_init(bases.Bases.__init__, reads, real_read))
+    assert _check(tmp_path / "e.json", guard=False).ok
+    assert len(checks) == 1 and reads.count(str(tmp_path / "base.json")) == 1
+    assert _check(tmp_path / "e.json", guard=False).ok
+    assert len(checks) == 2 and reads.count(str(tmp_path / "base.json")) == 2
 
 
-def test_a_guarded_child_sends_the_base_verdict_to_the_parent(tmp_path):
-    base = _base()
-    _folder(tmp_path, base, {"e.json": extend(base, "base.json", 1).certificate()})
-    digest = hashlib.sha256(canonical_json(base).encode()).hexdigest()
-    assert bases.known(digest, Limits()) is None
-    assert _check(tmp_path / "e.json").ok  # under the runtime guard: a forked child
-    known = bases.known(digest, Limits())
-    assert known is not None and known.ok and known.kind == "rank-refutation"
+def _spy_init(init, reads, real_read):
+    def spied(self, path, explicit, limits, read, parse, judge_named):
+        def counting(p, lim):
+            reads.append(p)
+            return real_read(p, lim)
+        init(self, path, explicit, limits, counting, parse, judge_named)
+    return spied
 
 
-def test_guarded_checks_of_many_refutations_send_back_a_bounded_payload(tmp_path):
-    """Each guarded top-level check of a rank refutation is memoised without the verdicts
-    it carried and is never queued again: the payload a child sends back does not grow
-    with the number of earlier checks (a chain of memoised verdicts once made pickling
-    recurse past Python's limit after a few hundred checks, an exit 4)."""
-    import pickle
-
-    base = _base(5, 2)
-    sizes = []
-    for j in range(12):  # distinct bytes each time: a rejected id ordering, then the base
-        doc = json.loads(json.dumps(base))
-        doc["proof"]["steps"][0] = "1" + doc["proof"]["steps"][0][len(doc["proof"]["steps"][0].split()[0]):] + " " * j
-        (tmp_path / f"r{j}.json").write_text(canonical_json(doc))
-        assert _check(tmp_path / f"r{j}.json").code in (0, 1, 2)
-        assert bases._new == {}
-        assert all(v.bases == {} for v in bases._memo.values())
-        sizes.append(len(pickle.dumps(bases.take_new())))
-    assert len(set(sizes)) == 1
+def test_a_base_added_after_a_rejection_is_found_by_the_next_check(tmp_path):
+    """No verdict is kept between checks: "base missing", then the base is written, then valid."""
+    base, doc = _ext_doc(1)
+    (tmp_path / "e.json").write_text(canonical_json(doc))
+    v = _check(tmp_path / "e.json")
+    assert v.code == 1 and v.pointer == "/base/sha256"
+    (tmp_path / "base.json").write_text(canonical_json(base))
+    assert _check(tmp_path / "e.json").ok
 
 
 def test_work_includes_the_base_and_a_tight_budget_refuses_first(tmp_path):
     base, doc = _ext_doc(3)
     _folder(tmp_path, base, {"e.json": doc})
-    with bases.checking(str(tmp_path / "e.json"), ()):
-        total = rankextension.work(Node(doc), Limits())
+    total = rankextension.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
     assert total > rankrefutation.work(Node(base), Limits())
     v = _check(tmp_path / "e.json", limits=Limits(work_budget=total - 1))
     assert v.code == 3 and v.pointer == ""
@@ -284,15 +274,40 @@ def test_standard_input_has_no_folder_but_explicit_paths(tmp_path, monkeypatch):
     assert check_file("-", bases=[str(tmp_path / "base.json")]).ok
 
 
-def test_the_search_for_a_base_reads_a_bounded_number_of_bytes(tmp_path, monkeypatch):
-    """The folder search runs before the work estimate, so it stops after MAX_SCAN_BYTES:
-    a base behind larger files is then missing; under its hinted name it is read first."""
+def test_the_estimate_bounds_the_search_for_the_base_before_it_starts(tmp_path, monkeypatch):
+    """The work estimate counts every byte the search may read (the candidates' sizes, from
+    the folder's listing, before any is read): a folder of large decoys ahead of the base
+    raises it by about their size over SEARCH_BYTES, and a budget below the search alone is
+    exit 3 at /base/sha256 with no candidate read."""
     base, doc = _ext_doc(1)
     doc["base"].pop("name")
-    (tmp_path / "a-decoy.json").write_text(" " * 5000)
     _folder(tmp_path, base, {"e.json": doc}, base_name="z-base.json")
-    monkeypatch.setattr(bases, "MAX_SCAN_BYTES", 4000)
-    v = _check(tmp_path / "e.json", guard=False)
-    assert v.code == 1 and v.pointer == "/base/sha256"
-    monkeypatch.setattr(bases, "MAX_SCAN_BYTES", 10**6)
-    assert _check(tmp_path / "e.json", guard=False).ok
+    small = rankextension.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
+    for i in range(4):
+        (tmp_path / f"a-decoy{i}.json").write_bytes(b" " * 2**22)  # 4 x 4 MiB of candidates read before z-base.json
+    plan = _files(tmp_path / "e.json").plan(None)
+    assert plan.bytes >= 4 * 2**22 and len(plan.files) == 5
+    large = rankextension.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
+    assert large - small >= 4 * 2**22 // rankextension.SEARCH_BYTES
+    assert _check(tmp_path / "e.json").work == large  # the number the dispatcher compares with work_budget
+    reads = []
+    monkeypatch.setattr(bases.Bases, "__init__", _spy_init(bases.Bases.__init__, reads, budget.read_input))
+    v = _check(tmp_path / "e.json", guard=False, limits=Limits(work_budget=rankextension.search_work(plan) - 1))
+    assert v.code == 3 and v.pointer == "/base/sha256" and "looking for the base" in v.reason, v.line()
+    assert reads == []
+    assert _check(tmp_path / "e.json", guard=False, limits=Limits(work_budget=large)).ok
+
+
+def test_the_search_never_reads_past_the_size_it_planned(tmp_path):
+    """A candidate that grows between the estimate and the read is a resource limit (the
+    search would exceed what the estimate counted), never a longer read."""
+    base, doc = _ext_doc(1)
+    doc["base"].pop("name")
+    _folder(tmp_path, base, {"e.json": doc}, base_name="z-base.json")
+    (tmp_path / "a-decoy.json").write_text("{}")
+    files = _files(tmp_path / "e.json")
+    files.plan(None)
+    (tmp_path / "a-decoy.json").write_text("{}" + " " * 10**5)
+    with pytest.raises(LimitExceeded) as exc:
+        files.find(hashlib.sha256(canonical_json(base).encode()).hexdigest(), None)
+    assert exc.value.pointer == "/base/sha256" and "grew" in exc.value.reason

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..bases import Bases
 from ..common import Outcome
 from ..jsonread import Node
 from ..limits import Limits
@@ -29,6 +30,17 @@ class Rule(Protocol):
         ...
 
 
+class NamingRule(Protocol):
+    """The rule of a kind whose certificates name other files by sha256: it alone is handed
+    the service that finds them (``bases.Bases``, fresh for each check)."""
+
+    def work(self, doc: Node, limits: Limits, bases: Bases) -> int:
+        ...
+
+    def check(self, doc: Node, limits: Limits, bases: Bases) -> Outcome:
+        ...
+
+
 REGISTRY: dict[str, Rule] = {
     "construction": construction,
     "crossing": crossing,
@@ -40,8 +52,11 @@ REGISTRY: dict[str, Rule] = {
     "lower-bound": lowerbound,
     "orthant": orthant,
     "rank": rank,
-    "rank-extension": rankextension,
     "rank-refutation": rankrefutation,
     "transcript": transcript,
 }
 
+
+NAMING: dict[str, NamingRule] = {
+    "rank-extension": rankextension,
+}

@@ -3,10 +3,11 @@ THEORY §2 U7+ ("Disjoint edges add one rank each").
 
 Checked facts (docs/certificate-format-v2.md, kind `rank-extension`):
   RE0  sizes: at most MAX_EDGES edges, the base's pairs x 2^j extended pairs within
-       max_list; the work estimate includes the base's own (computed before anything else);
+       max_list; the work estimate includes the search for the base (every candidate's
+       bytes, bounded before any is read) and the base's own estimate;
   RE1  the base: a file whose bytes have the sha256 `base/sha256` among the candidates of
-       checker/bases.py, of kind rank-refutation, which the checker accepts (checked once
-       per run, memoised by sha256 and limits);
+       checker/bases.py (read once, under the reading limits of any input), of kind
+       rank-refutation, which the checker accepts (checked once per check);
   RE2  n, variant and kernel equal the base's; m = m0 + 2j (m0 the base's m, j edges);
   RE3  every edge is two coordinates m0 <= u < v < m; the edges are pairwise disjoint;
   RE4  claims/rank = r0 + j and claims/bound = r0 + j + 1 (r0 the base's refuted rank,
@@ -28,12 +29,14 @@ from __future__ import annotations
 
 import re
 
-from .. import bases
 from .. import claims as claim_of
+from ..bases import Bases, Found, Plan, sha256
 from ..common import Outcome, expect_equal, length, require_version, sized
 from ..errors import Invalid, LimitExceeded, Malformed
-from ..jsonread import Node, parse_json
+from ..jsonread import Node
 from ..limits import Limits
+from ..text import show
+from . import rankrefutation
 from .forced import VARIANTS, family_size, family_work, forced
 from .rankrefutation import scope_line
 
@@ -57,19 +60,32 @@ def _base_ref(doc: Node) -> tuple[str, str | None]:
     return digest, name
 
 
-def _base_doc(data: bytes) -> dict | None:
+SEARCH_ENTRY = 100  # units per folder entry listed while looking for the base (listdir, join, stat: about 4 us)
+SEARCH_FILE = 500  # units per candidate file opened (open, fstat, read, a hash)
+SEARCH_BYTES = 4  # bytes read and hashed per unit (measured 3-5 ns per byte warm, 20 ns cold)
+
+
+def search_work(plan: Plan) -> int:
+    """An upper bound on looking for the base through every candidate of the plan."""
+    return plan.listed * SEARCH_ENTRY + len(plan.files) * SEARCH_FILE + plan.bytes // SEARCH_BYTES
+
+
+def _base_document(bases: Bases, found: Found, where: str) -> Node | None:
+    """The named file's document, or None when it is not a certificate of kind BASE_KIND (a
+    reading limit is a resource limit at ``where``)."""
     try:
-        value = parse_json(data)
+        base = bases.document(found)
+    except LimitExceeded as exc:
+        raise LimitExceeded(where, f"the base {found.path}: {exc.reason}") from None
     except Malformed:
         return None
-    return value if isinstance(value, dict) else None
+    return base if isinstance(base.value, dict) and base.value.get("kind") == BASE_KIND else None
 
 
-def work(doc: Node, limits: Limits) -> int:
-    """The family (base pairs x 2^j pairs, each over k + j queries) + hashing the candidates
-    + the base's own work estimate (always counted, even when its verdict is memoised)."""
-    from . import REGISTRY
-
+def work(doc: Node, limits: Limits, bases: Bases) -> int:
+    """The base search (every candidate, bounded before it starts: search_work) + the family
+    (base pairs x 2^j pairs, each over k + j queries) + parsing the base + the base's own
+    work estimate."""
     doc.obj(FIELDS)
     m = doc["m"].int(1, limit=min(limits.max_m, MAX_M))
     n = doc["n"].int(3, limit=limits.max_n)
@@ -78,25 +94,28 @@ def work(doc: Node, limits: Limits) -> int:
     if j > MAX_EDGES:
         raise LimitExceeded("/edges", f"{j} edges, over the limit {MAX_EDGES}")
     digest, name = _base_ref(doc)
-    found = bases.resolve(digest, name, limits)
+    plan = bases.plan(name)
+    search = search_work(plan)
+    if search > limits.work_budget:
+        raise LimitExceeded("/base/sha256", f"looking for the base would read up to {plan.bytes} bytes of {len(plan.files)} candidate files ({show(search)} units), over the budget work_budget = {limits.work_budget}; nothing was read (name the base with --base PATH)")
+    found = bases.find(digest, name)
     if found is None:
-        return 1000  # check() rejects the missing base at /base/sha256
-    data = found[1]
-    base = _base_doc(data)
-    if base is None or base.get("kind") != BASE_KIND:
-        return 1000 + len(data)
-    pairs, k = length(base.get("pairs")), length(base.get("queries"))
+        return search  # check() rejects the missing base at /base/sha256
+    base = _base_document(bases, found, "/base/sha256")
+    if base is None:
+        return search + len(found.data)
+    pairs, k = length(sized(base, "pairs")), length(sized(base, "queries"))
     extended = pairs << j
     if extended > limits.max_list:
         raise LimitExceeded("/edges", f"{pairs} base pairs x 2^{j} placements = {extended} pairs, over max_list = {limits.max_list}")
-    own = extended * (k + j) * (8 * m + family_work(n)) + len(data)
+    own = extended * (k + j) * (8 * m + family_work(n)) + len(found.data)
     try:
-        inner = REGISTRY[BASE_KIND].work(Node(base), limits)
+        inner = rankrefutation.work(base, limits)
     except LimitExceeded as exc:
         raise LimitExceeded("/base/sha256", f"the base's work estimate: {exc.reason}") from None
     except Malformed:
         inner = 0  # check() rejects the base with its own reason
-    return own + inner
+    return search + own + inner
 
 
 def _read_edges(doc: Node, m0: int, m: int) -> list[tuple[int, int]]:
@@ -121,11 +140,10 @@ def _read_edges(doc: Node, m0: int, m: int) -> list[tuple[int, int]]:
     return out
 
 
-def _base_facts(base: dict, m0: int) -> tuple[list[int], list[tuple[int, int]]]:
+def _base_facts(base: Node, m0: int, limits: Limits) -> tuple[list[int], list[tuple[int, int]]]:
     """The base's queries and pairs as integers (the base's check has validated them)."""
-    node = Node(base)
-    queries = [x.token(m0) for x in node["queries"].list(10**6)]
-    pairs = [(p["a"].token(m0), p["b"].token(m0)) for p in node["pairs"].list(10**6)]
+    queries = [x.token(m0) for x in base["queries"].list(limits.max_list)]
+    pairs = [(p["a"].token(m0), p["b"].token(m0)) for p in base["pairs"].list(limits.max_list)]
     return queries, pairs
 
 
@@ -152,7 +170,7 @@ def family(queries: list[int], pairs: list[tuple[int, int]], edges: list[tuple[i
     return count, incidences, family_size(uniform, incidences, n, variant)
 
 
-def check(doc: Node, limits: Limits) -> Outcome:
+def check(doc: Node, limits: Limits, bases: Bases) -> Outcome:
     doc.obj(FIELDS)
     require_version(doc, doc["kind"], 2, "the kind rank-extension")
     m = doc["m"].int(1, limit=min(limits.max_m, MAX_M))
@@ -162,21 +180,23 @@ def check(doc: Node, limits: Limits) -> Outcome:
     claims = doc["claims"].obj({"bound", "rank", "witness_inputs"})
     digest, name = _base_ref(doc)
     where = doc["base"]["sha256"].pointer
-    found = bases.resolve(digest, name, limits)
+    found = bases.find(digest, name)
     if found is None:
         raise Invalid(where, "no file with this sha256 among the certificate's folder and the paths given explicitly (--base PATH): the base refutation is missing")
-    path, data = found
-    base = _base_doc(data)
-    if base is None or base.get("kind") != BASE_KIND:
+    path = found.path
+    if sha256(found.data) != digest:  # the search is not trusted: the bytes decide
+        raise Invalid(where, f"the file found for this sha256 ({path}) has another sha256")
+    base = _base_document(bases, found, where)
+    if base is None:
         raise Invalid(where, f"the file with this sha256 ({path}) is not a {BASE_KIND} certificate")
-    verdict = bases.verdict(digest, path, data, limits)
+    verdict = bases.verdict(found)
     if not verdict.ok:
         raise Invalid(where, f"the checker rejects the base {path} (at {verdict.pointer or '/'}: {verdict.reason[:300]})")
     base_claim = verdict.claim
     if base_claim is None or base_claim.get("side") != "lower":
         raise Invalid(where, f"the base {path} states no lower bound on r*")
     m0, r0 = base_claim["m"], base_claim["value"] - 1
-    base_variant, base_kernel = base["variant"], base["kernel"]
+    base_variant, base_kernel = base["variant"].value, base["kernel"].value
     expect_equal(doc["n"], n, base_claim["n"], "n (the base's)")
     if variant != base_variant:
         raise Invalid("/variant", f"the variant {variant!r} differs from the base's {base_variant!r}")
@@ -187,7 +207,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     expect_equal(doc["m"], m, m0 + 2 * j, f"m (the base's m0 = {m0} plus two coordinates per edge)")
     expect_equal(claims["rank"], claims["rank"].int(0), r0 + j, f"the refuted rank (the base's r0 = {r0} plus one per edge)")
     expect_equal(claims["bound"], claims["bound"].int(0), r0 + j + 1, "the bound (refuted rank + 1)")
-    queries, pairs = _base_facts(base, m0)
+    queries, pairs = _base_facts(base, m0, limits)
     extended, incidences, count = family(queries, pairs, edges, n, variant)
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
     r = r0 + j
