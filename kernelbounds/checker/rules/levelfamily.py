@@ -25,10 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 from fractions import Fraction
-from itertools import combinations_with_replacement, pairwise
+from itertools import combinations_with_replacement
 from math import comb, isqrt
 
-from ..common import Outcome, expect_equal, rat, require_version, row_height, scale_to_ints
+from ..common import Outcome, differences, expect_equal, rat, require_version, row_height, scale_to_ints
 from .. import claims as claim_of
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
@@ -43,14 +43,6 @@ CROSS_CLASSES = 10_000  # LF3x files also enumerate every level class up to this
 
 def _dist(basis: str, p: int, l: int) -> int:
     return l if basis == "subset" else p - l
-
-
-def _differences(values: list[Fraction]) -> list[Fraction]:
-    out, row = [], list(values)
-    while row:
-        out.append(row[0])
-        row = [b - a for a, b in pairwise(row)]
-    return out
 
 
 class Head:
@@ -74,7 +66,7 @@ class Head:
             ro.obj({"type", "table", "value_dim"})
             rows = ro["table"].list(m + 1, length=m + 1)
             self._f = [[x.rational() for x in r.list(p + 1, length=p + 1)] for p, r in enumerate(rows)]
-            self.diffs = [_differences(r) for r in self._f]
+            self.diffs = [differences(r) for r in self._f]
             top = max((i for r in self.diffs for i, a in enumerate(r) if a != 0), default=0)
             self.top = top
             self.dv = sum(comb(m, i) for i in range(top + 1))

@@ -14,11 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from fractions import Fraction
-from itertools import pairwise
 from math import comb, lcm
 from operator import itemgetter
 
-from ..common import Outcome, expect_equal, heights, length, sized
+from ..common import Outcome, differences, expect_equal, heights, length, sized
 from ..text import show
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
@@ -51,14 +50,6 @@ def is_prime(p: int) -> bool:
         else:
             return False
     return True
-
-
-def differences(h: list[Fraction]) -> list[Fraction]:
-    out, row = [], list(h)
-    while row:
-        out.append(row[0])
-        row = [b - a for a, b in pairwise(row)]
-    return out
 
 
 class LevelKernel:
