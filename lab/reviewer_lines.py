@@ -1,10 +1,15 @@
-"""The lines of the trusted base a reviewer reads to trust a VALID verdict, per certificate
-kind, at a git revision (read with `git show REV:path`, so any commit can be measured).
+"""The lines of the trusted base a reviewer reads, per certificate kind, at a git revision
+(read with `git show REV:path`, so any commit can be measured), in two readings.
 
-What a reviewer reads for kind K: the dispatcher (checker/__init__.py and rules/__init__.py
-with the checker modules they import, the rule modules of the registry left out) and the
-rule module of K with every checker module it imports, transitively (imports inside
-functions count, imports under ``if TYPE_CHECKING:`` do not: they never run).  Two counts:
+**Soundness** (what a reviewer reads to trust a VALID verdict): the dispatcher
+(checker/__init__.py and rules/__init__.py with the checker modules they import, the rule
+modules of the registries left out) and the rule module of K with every checker module it
+imports, transitively (imports inside functions count, imports under ``if TYPE_CHECKING:``
+do not: they never run), never following an import of the robustness layer (ROBUSTNESS:
+checker/budget.py, which bounds a check's resources and cannot make a verdict VALID).
+**Robustness** adds that layer with what it imports (the runtime guard) and K's work
+estimate (the module ``ESTIMATES`` names for K in budget.py), the other kinds' left out.
+Revisions before the layer existed have one reading (both columns equal).  Two counts each:
 ``lines`` as `wc -l` (what docs/soundness.md states) and ``code``: lines that are not blank,
 not a comment and not inside a docstring.
 
@@ -21,6 +26,8 @@ import sys
 from lab import REPO
 
 CHECKER = "kernelbounds/checker"
+ROBUSTNESS = "budget.py"  # the robustness layer: reading limits, the work estimates' registry, the runtime guard
+DISPATCHER = ("__init__.py", "rules/__init__.py")
 
 
 def _git(*args: str) -> str:
@@ -70,14 +77,16 @@ def imports(path: str, text: str, known: dict[str, str]) -> set[str]:
     return out
 
 
-def registry(text: str) -> dict[str, str]:
-    """kind -> rule module name, from the REGISTRY dict literal of rules/__init__.py."""
+def registry(text: str, names: tuple[str, ...] = ("REGISTRY", "NAMING")) -> dict[str, str]:
+    """kind -> module name, from the dict literals called `names` (e.g. REGISTRY and NAMING
+    of rules/__init__.py; ESTIMATES of budget.py)."""
+    out: dict[str, str] = {}
     for node in ast.walk(ast.parse(text)):
         value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        if isinstance(value, ast.Dict) and any(isinstance(t, ast.Name) and t.id == "REGISTRY" for t in targets):
-            return {k.value: v.id for k, v in zip(value.keys, value.values, strict=True) if isinstance(k, ast.Constant) and isinstance(v, ast.Name)}
-    raise SystemExit("no REGISTRY literal in rules/__init__.py")
+        if isinstance(value, ast.Dict) and any(isinstance(t, ast.Name) and t.id in names for t in targets):
+            out |= {k.value: v.id for k, v in zip(value.keys, value.values, strict=True) if isinstance(k, ast.Constant) and isinstance(v, ast.Name)}
+    return out
 
 
 def code_lines(text: str) -> int:
@@ -102,26 +111,36 @@ def closure(start: set[str], edges: dict[str, set[str]]) -> set[str]:
     return seen
 
 
-def table(rev: str) -> tuple[dict[str, tuple[int, int]], tuple[int, int], dict[str, list[str]]]:
-    """({kind: (lines, code) of everything read}, (lines, code) of the dispatcher, {kind: its own
-    files, and "" : the dispatcher's})."""
+def table(rev: str) -> tuple[dict[str, tuple[int, int, int, int]], tuple[int, int, int, int], dict[str, list[str]]]:
+    """({kind: (lines, code) of the soundness reading, then of soundness plus robustness},
+    the same four of the dispatcher alone, {kind: its own files in the robustness reading,
+    and "": the dispatcher's})."""
     src = sources(rev)
     known = {_module(p): p for p in src}
     kinds = registry(src["rules/__init__.py"])
+    if not kinds:
+        raise SystemExit("no REGISTRY literal in rules/__init__.py")
     rule_files = {f"rules/{name}.py" for name in kinds.values()}
+    layer = ROBUSTNESS in src
+    estimates = {k: f"rules/{v}.py" for k, v in registry(src[ROBUSTNESS], ("ESTIMATES",)).items()} if layer else {}
     edges = {p: imports(p, t, known) for p, t in src.items()}
-    cut = {p: (deps - rule_files if p in ("__init__.py", "rules/__init__.py") else deps) for p, deps in edges.items()}
-    core = closure({"__init__.py", "rules/__init__.py"}, cut)
+    registries = set(DISPATCHER) | {ROBUSTNESS}
+    cut = {p: (deps - rule_files - set(estimates.values()) if p in registries else deps) for p, deps in edges.items()}
+    sound = {p: deps - {ROBUSTNESS} for p, deps in cut.items()}
+    core = closure(set(DISPATCHER), sound)
+    core_all = closure(set(DISPATCHER) | ({ROBUSTNESS} if layer else set()), cut)
 
     def size(files: set[str]) -> tuple[int, int]:
         return sum(len(src[f].splitlines()) for f in files), sum(code_lines(src[f]) for f in files)
 
-    out, own = {}, {"": sorted(core)}
+    out, own = {}, {"": sorted(core_all)}
     for kind, name in sorted(kinds.items()):
-        files = closure({f"rules/{name}.py"}, cut) | core  # the dispatcher is counted once, without the other rules
-        out[kind] = size(files)
-        own[kind] = sorted(files - core)
-    return out, size(core), own
+        files = closure({f"rules/{name}.py"}, sound) | core  # the dispatcher is counted once, without the other rules
+        extra = {estimates[kind]} if kind in estimates else set()
+        everything = closure({f"rules/{name}.py"} | extra, cut) | core_all
+        out[kind] = size(files) + size(everything)
+        own[kind] = sorted(everything - core_all)
+    return out, size(core) + size(core_all), own
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,14 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("revs", nargs="*", default=["HEAD"], help="git revisions (one: its table; two: before and after)")
     args = ap.parse_args(argv)
     results = [table(r) for r in args.revs]
-    head = " | ".join(f"{r} lines | {r} code" for r in args.revs)
+    head = " | ".join(f"{r} soundness lines | code | + robustness lines | code" for r in args.revs)
     print(f"| kind | {head} | files beyond the dispatcher ({args.revs[-1]}; on its row, the dispatcher's) |")
-    print("|---" * (2 + 2 * len(args.revs)) + "|")
-    core = " | ".join(f"{c[0]} | {c[1]}" for _, c, _ in results)
+    print("|---" * (2 + 4 * len(args.revs)) + "|")
+    core = " | ".join(" | ".join(map(str, c)) for _, c, _ in results)
     print(f"| (dispatcher, every kind) | {core} | {', '.join(results[-1][2][''])} |")
     kinds = sorted(set().union(*(t.keys() for t, _, _ in results)))
     for kind in kinds:
-        cells = " | ".join(f"{t[kind][0]} | {t[kind][1]}" if kind in t else "- | -" for t, _, _ in results)
+        cells = " | ".join(" | ".join(map(str, t[kind])) if kind in t else "- | - | - | -" for t, _, _ in results)
         own = results[-1][2].get(kind, [])
         print(f"| {kind} | {cells} | {', '.join(own)} |")
     return 0

@@ -28,10 +28,8 @@ estimate costs at most the budget and gives exit 3, never a runaway.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from . import budget
-from .bases import Bases
 from .budget import json_memory, read_input
 from .common import read_header
 from .errors import INTERNAL, LIMIT, MALFORMED, VALID, Code, Malformed, Rejection
@@ -68,14 +66,8 @@ def document(data: bytes, limits: Limits) -> Node:
 
 
 def decide(data: bytes, path: str, limits: Limits, explicit: tuple[str, ...] = ()) -> Verdict:
-    """The check itself, in process: the document, the work estimate, the rule.  The rules
-    that name other files (``rules.NAMING``) are handed a fresh ``bases.Bases`` for this
-    check: its folder, the explicit paths, and this same decision for a named file."""
+    """The check itself, in process: the document, the work estimate, the rule."""
     start = time.perf_counter()
-
-    def judge_named(doc: Node, named: str) -> Verdict:
-        return judge(doc, named, limits, _files(named, (), limits, judge_named), start=time.perf_counter(), estimate=False)
-
     try:
         doc = document(data, limits)
     except Rejection as rej:
@@ -84,21 +76,31 @@ def decide(data: bytes, path: str, limits: Limits, explicit: tuple[str, ...] = (
         return Verdict(path, LIMIT, reason="out of memory", seconds=time.perf_counter() - start)
     except RecursionError:
         return Verdict(path, MALFORMED, reason="nested too deeply", seconds=time.perf_counter() - start)
-    return judge(doc, path, limits, _files(path, explicit, limits, judge_named), start)
+    return judge(doc, path, limits, explicit, start)
 
 
-def _files(path: str, explicit: tuple[str, ...], limits: Limits, judge_named: Callable[[Node, str], Verdict]) -> Bases:
-    return Bases(path, explicit, limits, read_input, document, judge_named)
+def _service(kind: str, path: str, explicit: tuple[str, ...], limits: Limits) -> object:
+    """For a kind of rules.NAMING, the service its rule makes for this check (given this
+    file's path, the explicit paths, the bounded reader, the parser, and this checker for a
+    named file, whose work its user's estimate includes); None for every other kind."""
+    if kind not in NAMING:
+        return None
+
+    def judge_named(doc: Node, named: str) -> Verdict:
+        return judge(doc, named, limits, (), time.perf_counter(), estimate=False)
+
+    return NAMING[kind].service(path, explicit, limits, read_input, document, judge_named)
 
 
-def judge(doc: Node, path: str, limits: Limits, files: Bases, start: float, estimate: bool = True) -> Verdict:
+def judge(doc: Node, path: str, limits: Limits, explicit: tuple[str, ...], start: float, estimate: bool = True) -> Verdict:
     """The verdict on a parsed document: its header, the work estimate (``estimate``: off
-    for a named file, whose work its user's estimate includes), the rule."""
+    for a named file), the rule."""
     kind, work = "", 0
     try:
         kind = read_header(doc)
         if kind not in REGISTRY and kind not in NAMING:
             raise Malformed("/kind", f"unknown certificate kind {show(kind)}; known: {', '.join(sorted([*REGISTRY, *NAMING]))}")
+        files = _service(kind, path, explicit, limits)
         if estimate:
             work = budget.estimate(kind, doc, limits, files)
             budget.within_budget(work, limits)
@@ -125,8 +127,7 @@ def estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -
     kind = read_header(doc)
     if kind not in REGISTRY and kind not in NAMING:
         raise Malformed("/kind", f"unknown certificate kind {show(kind)}")
-    files = _files(path, (), limits, lambda d, p: judge(d, p, limits, files, time.perf_counter(), estimate=False))
-    return budget.estimate(kind, doc, limits, files)
+    return budget.estimate(kind, doc, limits, _service(kind, path, (), limits))
 
 
 def work_estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:

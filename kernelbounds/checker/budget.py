@@ -21,18 +21,54 @@ import stat
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from . import guard as _guard
 from .errors import INTERNAL, LIMIT, LimitExceeded, Malformed
 from .limits import Limits
-from .rules import NAMING, REGISTRY
+from .rules import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
 from .text import show
 from .verdict import MAX_REASON_CHARS, Verdict
 
 if TYPE_CHECKING:
-    from .bases import Bases
     from .jsonread import Node
+
+
+class Estimate(Protocol):
+    """A kind's work estimate: an upper bound on the elementary operations its rule's check
+    performs (limits.py units), from the document's sizes before any work (reading the
+    document is allowed, deriving its numbers is not); it may raise Malformed or
+    LimitExceeded for a document it cannot size."""
+
+    def work(self, doc: Node, limits: Limits) -> int:
+        ...
+
+
+class NamingEstimate(Protocol):
+    """The estimate of a kind of rules.NAMING: it gets the same service as the check."""
+
+    def work(self, doc: Node, limits: Limits, files: Any) -> int:
+        ...
+
+
+ESTIMATES: dict[str, Estimate] = {
+    "construction": construction,
+    "crossing": crossing,
+    "direct-sum": directsum,
+    "explicit-head": explicit,
+    "rank-one-infeasible": rankone,
+    "level-family": levelfamily,
+    "level-family-minimality": levelminimality,
+    "lower-bound": lowerbound,
+    "orthant": orthant,
+    "rank": rank,
+    "rank-refutation": rankrefutation,
+    "transcript": transcript,
+}
+
+NAMING_ESTIMATES: dict[str, NamingEstimate] = {
+    "rank-extension": rankextension,
+}
 
 
 def json_memory(data: bytes) -> int:
@@ -54,9 +90,9 @@ def admit(data: bytes, limits: Limits) -> None:
         raise LimitExceeded("", f"parsing would take about {parse_memory // 2**20} MiB of memory, over max_parse_bytes = {limits.max_parse_bytes}")
 
 
-def estimate(kind: str, doc: Node, limits: Limits, files: Bases) -> int:
-    """The kind's work estimate (limits.py units)."""
-    return NAMING[kind].work(doc, limits, files) if kind in NAMING else REGISTRY[kind].work(doc, limits)
+def estimate(kind: str, doc: Node, limits: Limits, files: Any) -> int:
+    """The kind's work estimate (limits.py units); ``files``: the service its rule gets."""
+    return NAMING_ESTIMATES[kind].work(doc, limits, files) if kind in NAMING_ESTIMATES else ESTIMATES[kind].work(doc, limits)
 
 
 def within_budget(work: int, limits: Limits) -> None:

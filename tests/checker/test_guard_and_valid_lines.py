@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes, check_file, rules
+from kernelbounds.checker import budget
 from kernelbounds.checker.rules import modrank
 from lab import fuzz, hostile
 
@@ -30,9 +31,7 @@ def _fake_kind(monkeypatch, name: str, body) -> bytes:
     with a wrong estimate): the guard must hold without code of its own."""
     module = types.SimpleNamespace(work=lambda doc, limits: 1, check=lambda doc, limits: body())
     monkeypatch.setitem(rules.REGISTRY, name, module)
-    import kernelbounds.checker as checker
-
-    monkeypatch.setitem(checker.REGISTRY, name, module)
+    monkeypatch.setitem(budget.ESTIMATES, name, module)
     return json.dumps({"format": "kernelbounds-certificate", "version": 2, "kind": name}).encode()
 
 

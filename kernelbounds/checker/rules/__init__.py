@@ -1,29 +1,31 @@
 """The registry of certificate kinds: kind -> rule module.
 
-Each rule module satisfies :class:`Rule`: ``check(doc, limits) -> Outcome`` and
-``work(doc, limits) -> int``, both required (the protocol is described in
-kernelbounds/checker/__init__.py and docs/soundness.md, "Work estimate"; mypy checks
-every module of the registry against it).  A new kind adds its module here.
+Each rule module of ``REGISTRY`` satisfies :class:`Rule`: ``check(doc, limits) -> Outcome``
+(mypy checks every module of the registry against it).  A kind whose certificates name
+other files by sha256 is in ``NAMING`` instead (:class:`NamingRule`): its module also makes
+the service that finds those files (``service``), which the dispatcher builds for each
+check of that kind from generic inputs (the file's path, the explicit paths, the reader,
+the parser and the checker itself) and hands to that rule alone.  A new kind adds its
+module here and its work estimate to ``budget.ESTIMATES`` (docs/soundness.md, "Work
+estimate").
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..bases import Bases
 from ..common import Outcome
 from ..jsonread import Node
 from ..limits import Limits
 from . import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
 
+if TYPE_CHECKING:
+    from ..verdict import Verdict
 
 
 class Rule(Protocol):
-    """A certificate kind's rule: the work estimate first, then the check."""
-
-    def work(self, doc: Node, limits: Limits) -> int:
-        """An upper bound on the elementary operations ``check`` performs (limits.py units)."""
-        ...
+    """A certificate kind's rule."""
 
     def check(self, doc: Node, limits: Limits) -> Outcome:
         """The verification: an Outcome, or a Rejection naming the field."""
@@ -31,13 +33,15 @@ class Rule(Protocol):
 
 
 class NamingRule(Protocol):
-    """The rule of a kind whose certificates name other files by sha256: it alone is handed
-    the service that finds them (``bases.Bases``, fresh for each check)."""
+    """The rule of a kind whose certificates name other files by sha256."""
 
-    def work(self, doc: Node, limits: Limits, bases: Bases) -> int:
+    def service(self, path: str, explicit: tuple[str, ...], limits: Limits, read: Callable[[str, Limits], bytes],
+                parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Any:
+        """The service that finds the named files of one check (the rule's own, e.g. bases.Bases)."""
         ...
 
-    def check(self, doc: Node, limits: Limits, bases: Bases) -> Outcome:
+    def check(self, doc: Node, limits: Limits, files: Any) -> Outcome:
+        """The verification, with the service ``files``."""
         ...
 
 
@@ -55,7 +59,6 @@ REGISTRY: dict[str, Rule] = {
     "rank-refutation": rankrefutation,
     "transcript": transcript,
 }
-
 
 NAMING: dict[str, NamingRule] = {
     "rank-extension": rankextension,

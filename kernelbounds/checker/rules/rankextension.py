@@ -28,6 +28,8 @@ base's family in R^r0, which the base's clausal proof excludes.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .. import claims as claim_of
 from ..bases import Bases, Found, Plan, sha256
@@ -39,6 +41,9 @@ from ..text import show
 from . import rankrefutation
 from .forced import VARIANTS, family_size, family_work, forced
 from .rankrefutation import scope_line
+
+if TYPE_CHECKING:
+    from ..verdict import Verdict
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "kernel", "base", "edges", "claims"}
 BASE_KIND = "rank-refutation"
@@ -68,6 +73,12 @@ SEARCH_BYTES = 4  # bytes read and hashed per unit (measured 3-5 ns per byte war
 def search_work(plan: Plan) -> int:
     """An upper bound on looking for the base through every candidate of the plan."""
     return plan.listed * SEARCH_ENTRY + len(plan.files) * SEARCH_FILE + plan.bytes // SEARCH_BYTES
+
+
+def service(path: str, explicit: tuple[str, ...], limits: Limits, read: Callable[[str, Limits], bytes],
+            parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Bases:
+    """The service that finds this check's base (checker/bases.py)."""
+    return Bases(path, explicit, limits, read, parse, judge)
 
 
 def _base_document(bases: Bases, found: Found, where: str) -> Node | None:
