@@ -85,29 +85,6 @@ LINE_UNITS = 100  # per proof line: reading the JSON string, the one-pass match,
 CLAUSE_UNITS = 80  # per formula clause inserted into the replay's database (sort, lists, watches: 3-9 us measured)
 
 
-def line_work(words: list[int]) -> int:
-    """Parsing the proof lines (split_step, the integers, the linear tautology test): per
-    line LINE_UNITS plus 4 per word, a line of c characters having at most (c + 1) / 2."""
-    return LINE_UNITS * len(words) + 4 * sum(words)
-
-
-def replay_work(clauses: tuple[int, int, int], step_sizes: list[tuple[bool, int]]) -> int:
-    """Units of the DRAT replay in the worst case, for every proof shape:
-    * each added lemma's RUP check: at most sum |C|^2 literal visits over the clauses alive
-      then (bounded by all clauses and lemmas), + 1;
-    * inserting the formula: CLAUSE_UNITS per clause and 4 per literal;
-    * every line parsed (line_work), and inserted or deleted at 4 units per word: a deletion
-      sorts its literals and takes the last live copy from a list that holds live clauses
-      only (units never enter it), so L copies of a unit lemma followed by D deletions of it
-      cost D short lines, not D x L;
-    `clauses` = (count, literals, sum of squares) of the formula."""
-    count, literals, squares = clauses
-    squares += sum(s * s for d, s in step_sizes if not d)
-    lemmas = sum(1 for d, _ in step_sizes if not d)
-    words = [s for _, s in step_sizes]
-    return lemmas * (squares + 1) + CLAUSE_UNITS * count + 4 * literals + line_work(words) + 4 * sum(words)
-
-
 class Replay:
     """Unit propagation over a growing clause database with a persistent top level."""
 
@@ -288,14 +265,6 @@ def parse_lrat(node: Node, variables: int, max_steps: int) -> list[tuple[int, bo
             raise step.fail("a negative hint is a RAT step; only RUP steps are supported")
         out.append((ident, False, lits, hints))
     return out
-
-
-def lrat_work(clauses: tuple[int, int, int], longest_clause: int, line_words: list[int]) -> int:
-    """Each hint visits one clause of at most max(longest formula clause, longest line)
-    literals; a line of w words has at most w hints and literals.  `clauses` = (count,
-    literals, sum of squares) of the formula."""
-    longest = max([longest_clause, 1] + line_words)
-    return 4 * clauses[1] + line_work(line_words) + sum(w * (longest + 2) for w in line_words)
 
 
 def check_lrat(clauses: list[tuple[int, ...]], steps: Sequence[tuple[int, bool, tuple[int, ...], tuple[int, ...]]], pointer: str) -> dict:

@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 from kernelbounds.bits import to_str
 from kernelbounds.checker import Limits, check_bytes, clausal
 from kernelbounds.checker.jsonread import Node, parse_json
-from kernelbounds.checker.rules import rankrefutation
+from kernelbounds.checker.rules import rankrefutation_work
 from kernelbounds.lowerbounds import refutation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ def _generated(m: int, r: int) -> tuple[dict, int]:
 
 def _estimate_and_seconds(doc: dict):
     data = json.dumps(doc).encode()
-    units = rankrefutation.work(Node(parse_json(data)), Limits())
+    units = rankrefutation_work.work(Node(parse_json(data)), Limits())
     start = time.process_time()
     verdict = check_bytes(data, limits=Limits(work_budget=10**13, max_list=10**7), guard=False)
     return units, time.process_time() - start, verdict

@@ -107,7 +107,7 @@ def test_u2_at_m64_n6_is_committed_and_fits_the_budget():
     doc = json.loads((CERTS / "construction-tensor-m64-n6.json").read_text())
     from kernelbounds.checker.jsonread import Node
 
-    assert doc["n"] == 6 and rules.construction.work(Node(doc), Limits()) <= Limits().work_budget
+    assert doc["n"] == 6 and rules.construction_work.work(Node(doc), Limits()) <= Limits().work_budget
 
 
 @settings(max_examples=25, deadline=None)

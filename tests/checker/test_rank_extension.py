@@ -14,7 +14,7 @@ from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, bases, budget, check_file, document, judge
 from kernelbounds.checker.errors import LimitExceeded
 from kernelbounds.checker.jsonread import Node
-from kernelbounds.checker.rules import rankextension, rankrefutation
+from kernelbounds.checker.rules import rankextension, rankextension_work, rankrefutation, rankrefutation_work
 from kernelbounds.lowerbounds import chirotope, refutation
 from kernelbounds.lowerbounds.rankextension import Extension, extend, matching
 
@@ -248,8 +248,8 @@ def test_a_base_added_after_a_rejection_is_found_by_the_next_check(tmp_path):
 def test_work_includes_the_base_and_a_tight_budget_refuses_first(tmp_path):
     base, doc = _ext_doc(3)
     _folder(tmp_path, base, {"e.json": doc})
-    total = rankextension.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
-    assert total > rankrefutation.work(Node(base), Limits())
+    total = rankextension_work.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
+    assert total > rankrefutation_work.work(Node(base), Limits())
     v = _check(tmp_path / "e.json", limits=Limits(work_budget=total - 1))
     assert v.code == 3 and v.pointer == ""
     assert _check(tmp_path / "e.json", limits=Limits(work_budget=total)).ok
@@ -282,17 +282,17 @@ def test_the_estimate_bounds_the_search_for_the_base_before_it_starts(tmp_path, 
     base, doc = _ext_doc(1)
     doc["base"].pop("name")
     _folder(tmp_path, base, {"e.json": doc}, base_name="z-base.json")
-    small = rankextension.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
+    small = rankextension_work.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
     for i in range(4):
         (tmp_path / f"a-decoy{i}.json").write_bytes(b" " * 2**22)  # 4 x 4 MiB of candidates read before z-base.json
     plan = _files(tmp_path / "e.json").plan(None)
     assert plan.bytes >= 4 * 2**22 and len(plan.files) == 5
-    large = rankextension.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
-    assert large - small >= 4 * 2**22 // rankextension.SEARCH_BYTES
+    large = rankextension_work.work(Node(doc), Limits(), _files(tmp_path / "e.json"))
+    assert large - small >= 4 * 2**22 // rankextension_work.SEARCH_BYTES
     assert _check(tmp_path / "e.json").work == large  # the number the dispatcher compares with work_budget
     reads = []
     monkeypatch.setattr(bases.Bases, "__init__", _spy_init(bases.Bases.__init__, reads, budget.read_input))
-    v = _check(tmp_path / "e.json", guard=False, limits=Limits(work_budget=rankextension.search_work(plan) - 1))
+    v = _check(tmp_path / "e.json", guard=False, limits=Limits(work_budget=rankextension_work.search_work(plan) - 1))
     assert v.code == 3 and v.pointer == "/base/sha256" and "looking for the base" in v.reason, v.line()
     assert reads == []
     assert _check(tmp_path / "e.json", guard=False, limits=Limits(work_budget=large)).ok

@@ -359,6 +359,3 @@ def check(doc: Node, limits: Limits) -> Outcome:
     return Outcome(summary, routes, claim=claim)
 
 
-def work(doc: Node, limits: Limits) -> int:
-    """The plan's total (construction_work.py)."""
-    return Plan(doc, limits).total

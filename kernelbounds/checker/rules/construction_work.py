@@ -119,3 +119,10 @@ def _is_scalar(rows: list[list], m: int) -> bool:
     # strict=False: sizing reads the document before it is validated (W_Q and W_K may differ in length)
     s = [[sum(a[i] * b[j] for a, b in zip(wq, wk, strict=False) if len(a) > i and len(b) > j) for j in range(m)] for i in range(m)]
     return all(s[i][j] == (s[0][0] if i == j else 0) for i in range(m) for j in range(m))
+
+
+
+
+def work(doc: Node, limits: Limits) -> int:
+    """The plan's total (construction_work.py)."""
+    return Plan(doc, limits).total

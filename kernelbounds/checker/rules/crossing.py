@@ -24,9 +24,9 @@ from ..common import Outcome, expect_equal, length, require_version, sized
 from .. import claims as claim_of
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
-from ..limits import Limits, op
+from ..limits import Limits
 from . import kernels
-from .forced import MAX_SIGNS, SCOPE, VARIANTS, family_size, family_work, forced, level_work, read_pair
+from .forced import MAX_SIGNS, SCOPE, VARIANTS, family_size, forced, read_pair
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "pairs", "cycles", "claims"}
 OPTIONAL = {"kernel"}  # "nonnegative" only (Cohen-Rothblum needs K >= 0; THEORY U6, L8)
@@ -34,7 +34,7 @@ MAX_M = 20
 BOUND = 3
 
 
-def _sizes(doc: Node, limits: Limits) -> tuple[int, int]:
+def read_sizes(doc: Node, limits: Limits) -> tuple[int, int]:
     m = doc["m"].int(1, limit=limits.max_m)
     if m > MAX_M:
         raise LimitExceeded("/m", f"m = {m}: the forced sets enumerate 2^m queries; the limit is m <= {MAX_M}")
@@ -42,18 +42,6 @@ def _sizes(doc: Node, limits: Limits) -> tuple[int, int]:
     if k > MAX_SIGNS:
         raise LimitExceeded("/pairs", f"{k} pairs: 2^k direction choices, over the limit k <= {MAX_SIGNS}")
     return m, k
-
-
-def work(doc: Node, limits: Limits) -> int:
-    """k 2^m (2 op(m) + 4) + (total cycle length)(4 op(m) + 6) + k 2^m (n+1)(n+4)."""
-    doc.obj(FIELDS, OPTIONAL)
-    m, k = _sizes(doc, limits)
-    n = doc["n"].int(3, limit=limits.max_n)
-    cycles = sized(doc, "cycles")
-    steps = 0
-    for c in cycles if isinstance(cycles, list) else []:
-        steps += length(c.get("steps")) if isinstance(c, dict) else 0
-    return k * 2**m * (level_work(m) + family_work(n)) + steps * (4 * op(m) + 6)
 
 
 def _read_pairs(doc: Node, m: int) -> list[tuple[int, int]]:
@@ -108,7 +96,7 @@ def _check_walk(node: Node, c: int, sets: list[tuple[frozenset[int], frozenset[i
 def check(doc: Node, limits: Limits) -> Outcome:
     doc.obj(FIELDS, OPTIONAL)
     require_version(doc, doc["kind"], 2, "the kind crossing")
-    m, _ = _sizes(doc, limits)
+    m, _ = read_sizes(doc, limits)
     n = doc["n"].int(3, limit=limits.max_n)
     variant = doc["variant"].str(VARIANTS)
     kernels.read_kernel(doc, variant, ("nonnegative",), "crossing")

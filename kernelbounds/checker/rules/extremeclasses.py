@@ -25,7 +25,6 @@ from fractions import Fraction
 from math import comb
 
 from ..common import scale_to_ints
-from ..limits import frac, mul, op
 
 HALF = Fraction(1, 2)
 
@@ -74,11 +73,3 @@ def worst(g: list[Fraction], eps: Fraction, m: int, n: int) -> tuple[Fraction, t
     return abs(bottom), level_class(*lo_at, n)
 
 
-def work(m: int, n: int, h_w: int) -> int:
-    """Units of everything an LF3x file costs besides parsing: LF1's m + 1 weights in
-    Fractions ((m + 1)^2 operations at height h_w), the readout table (one Fraction per
-    (p, l)), the m + 1 integer kernel values, then per extreme class six products and four
-    compares at height 2 h_w + log2(n m) + 8, and two Fractions at the end."""
-    h = 2 * h_w + (n * m + 1).bit_length() + 8
-    lf1 = (m + 1) ** 2 * 2 * frac(h_w) + count(m) * frac(64)
-    return lf1 + (m + 1) ** 2 * (mul(h_w) + op(h_w)) + count(m) * (6 * mul(h) + 4 * op(h)) + 4 * frac(h)

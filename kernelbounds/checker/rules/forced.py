@@ -11,7 +11,6 @@ Kbar = sum_j K_j when every placement of lo is in the family.
 from __future__ import annotations
 
 from ..jsonread import Node
-from ..limits import op
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 MAX_SIGNS = 20  # t queries (2^(t-1) pairs) or k pairs (2^k cycles)
@@ -53,16 +52,6 @@ def read_pair(node: Node, m: int, extra: frozenset[str] = frozenset()) -> tuple[
     """A key pair {"a": token, "b": token, ...extra} (the caller rejects a = b)."""
     node.obj({"a", "b"} | extra)
     return node["a"].token(m), node["b"].token(m)
-
-
-def level_work(m: int) -> int:
-    """Two popcounts and a comparison."""
-    return 2 * op(m) + 4
-
-
-def family_work(n: int) -> int:
-    """Per (query, pair): up to n + 1 inputs of n tokens (an upper bound on the closed form)."""
-    return (n + 1) * (n + 4)
 
 
 SCOPE = {

@@ -22,7 +22,6 @@ d = l (subset basis) or d = p - l (complement basis); the readout is F = l - 1/2
 
 from __future__ import annotations
 
-from typing import Any
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -32,7 +31,7 @@ from ..common import Outcome, differences, expect_equal, rat, require_version, r
 from .. import claims as claim_of
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, frac, lin, mul, mul2, op, require
+from ..limits import Limits, exhaustive_inputs, require
 from . import extremeclasses
 
 HALF = Fraction(1, 2)
@@ -163,7 +162,7 @@ def _check_ranks(head: Head, claims: Node, limits: Limits, routes: list[str]) ->
     rank = sum(comb(m, j) for j in head.support)
     expect_equal(claims["feature_rank"], claims["feature_rank"].int(0), rank, "the feature rank sum_{g_j != 0} C(m, j)")
     expect_equal(claims["kernel_rank"], claims["kernel_rank"].int(0), rank, "the kernel rank sum_{g_j != 0} C(m, j)")
-    if _flint_units(head.gnode.value, m, limits) is not None:  # the same decision as work()
+    if flint_units(head.gnode.value, m, limits) is not None:  # the same decision as work()
         import flint
 
         r = flint.fmpz_mat([head.kernel_row(q) for q in range(2**m)]).rank()
@@ -241,17 +240,9 @@ def _check_refutation(head: Head, node: Node, nonneg: bool, bound: int, limits: 
     return support
 
 
-def _covering_nodes(m: int, bound: int) -> int:
+def covering_nodes(m: int, bound: int) -> int:
     """An upper bound on the supports the coverage walk visits: 2^(#j >= 1 with C(m, j) < bound)."""
     return 2 ** sum(1 for j in range(1, m + 1) if comb(m, j) < bound)
-
-
-def _coverage_units(m: int, bound: int, refuted: int) -> int:
-    """The coverage walk's units: the binomials C(m, i) once, then at most m + 1 stack steps
-    per leaf (support), each leaf's maximality test (m compares of m-bit numbers) and its
-    containment test against every refuted support (m-bit masks)."""
-    leaves = _covering_nodes(m, bound)
-    return (m + 1) * mul(m) * m.bit_length() + leaves * ((m + 1) * (4 + op(m)) + (m + refuted) * op(m) + refuted)
 
 
 def _check_coverage(m: int, bound: int, refuted: list[list[int]], pointer: str) -> None:
@@ -284,7 +275,7 @@ def _check_minimality(head: Head, doc: Node, nonneg_claim: bool, rank: int, limi
     if nonneg and not nonneg_claim:
         raise Invalid(node["signs"].pointer, "minimality among nonnegative g needs the construction's own g_j >= 0")
     nodes = node["refuted"].list(limits.max_list)
-    require(_covering_nodes(head.m, rank) <= limits.max_list, node.pointer, "the coverage walk over cheaper supports", _covering_nodes(head.m, rank), limits.max_list)
+    require(covering_nodes(head.m, rank) <= limits.max_list, node.pointer, "the coverage walk over cheaper supports", covering_nodes(head.m, rank), limits.max_list)
     refuted = [_check_refutation(head, r, nonneg, rank, limits) for r in nodes]
     _check_coverage(head.m, rank, refuted, node["refuted"].pointer)
     family = f"{head.basis} basis, {head.readout} readout, {signs} signs"
@@ -292,7 +283,7 @@ def _check_minimality(head: Head, doc: Node, nonneg_claim: bool, rank: int, limi
     return family
 
 
-def _full_classes(basis: str, readout: str, m: int, n: int) -> bool:
+def full_classes(basis: str, readout: str, m: int, n: int) -> bool:
     """Whether check() enumerates every level class (LF3): always outside LF3x's family,
     as a second route inside it when there are at most CROSS_CLASSES (work() agrees)."""
     return not extremeclasses.applies(basis, readout) or comb(m + n, n) <= CROSS_CLASSES
@@ -306,7 +297,7 @@ def _worst(head: Head, limits: Limits, routes: list[str]) -> tuple[Fraction, tup
     if extremeclasses.applies(head.basis, head.readout):
         reduced = extremeclasses.worst(head.g, head.eps, m, n)
         routes.append(f"extreme classes (LF3x): {extremeclasses.count(m)} classes (X, u) stand for all {comb(m + n, n)} level classes, worst error {rat(reduced[0])} at (|q|, levels) = {reduced[1]}")
-    if reduced is not None and not _full_classes(head.basis, head.readout, m, n):  # (reduced is None: the enumeration runs)
+    if reduced is not None and not full_classes(head.basis, head.readout, m, n):  # (reduced is None: the enumeration runs)
         return reduced
     require(comb(m + n, n) <= limits.max_level_classes, "/m", "the number of level classes C(m+n, n)", comb(m + n, n), limits.max_level_classes)
     worst, witness = head.worst_by_classes()
@@ -316,51 +307,7 @@ def _worst(head: Head, limits: Limits, routes: list[str]) -> tuple[Fraction, tup
     return worst, witness
 
 
-def work(doc: Node, limits: Limits) -> int:
-    """Units (docs/soundness.md, "Cost model") from the heights of the numbers check()
-    builds, before any work: a weight w(d) = sum_j g_j C(d, j) has the height
-    H_w of the g_j's largest numerator plus the lcm of all their denominators, plus m
-    bits of binomials; a class sum adds the readout row's height H_f(p); every class
-    costs 2n + 4 Fraction operations at twice that height.  The FLINT route is counted
-    (and run) only when it fits (``_flint_units``); the Motzkin rows at the height of
-    their common denominator (``_motzkin_units``)."""
-    v: dict[str, Any] = doc.value if isinstance(doc.value, dict) else {}
-    m, n = v.get("m"), v.get("n")
-    if not isinstance(m, int) or not isinstance(n, int) or isinstance(m, bool) or isinstance(n, bool) or m < 1 or n < 1:
-        return 1
-    m, n = min(m, limits.max_m), min(n, limits.max_n)
-    h_w = sum(row_height(v.get("differences"))) + m + (m + 1).bit_length()
-    rows = _readout_heights(v.get("readout"), m)
-    ro: dict[str, Any] = v["readout"] if isinstance(v.get("readout"), dict) else {}
-    basis, readout = str(v.get("basis")), str(ro.get("type"))
-    total = (m + 1) ** 2 * frac(h_w)
-    if extremeclasses.applies(basis, readout):  # LF3x: the extreme-class check
-        total += extremeclasses.work(m, n, h_w)
-    if _full_classes(basis, readout, m, n):  # LF3's enumeration
-        total += sum(comb(p + n - 1, n - 1) * (2 * n + 4) * frac(2 * (h_w + rows[p]) + 8) for p in range(m + 1))
-    if m <= EXPLICIT_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs:  # as check() decides
-        h = h_w + max(rows)
-        total += exhaustive_inputs(m, n) * ((3 * n + 12) * lin(h) + 2 * frac(2 * h)) + 2**m * 2**m * (2**m + 4) * lin(h)
-    flint_units = _flint_units(v.get("differences"), m, limits)
-    if flint_units is not None:  # plus building the rows: explicit features up to m = 6, else the formula
-        total += flint_units + 2**m * 2**m * ((2**m if m <= EXPLICIT_M else m) + 8) * lin(h_w)
-    mini = v.get("minimality")
-    if isinstance(mini, dict):
-        refuted: list[Any] = mini["refuted"] if isinstance(mini.get("refuted"), list) else []
-        total += sum(_motzkin_units(r, m, n) for r in refuted) + _coverage_units(m, _rank_bound(v.get("differences"), m), len(refuted))
-    return total
-
-
-def _readout_heights(readout: object, m: int) -> list[int]:
-    """H_f(p) for p = 0..m: eps's height (affine) or row p's (free), plus log m."""
-    ro = readout if isinstance(readout, dict) else {}
-    if ro.get("type") == "free" and isinstance(ro.get("table"), list):
-        table = ro["table"]
-        return [sum(row_height(table[p] if p < len(table) else [])) + m.bit_length() for p in range(m + 1)]
-    return [sum(row_height([ro.get("eps")])) + m.bit_length()] * (m + 1)
-
-
-def _flint_units(differences: object, m: int, limits: Limits) -> int | None:
+def flint_units(differences: object, m: int, limits: Limits) -> int | None:
     """The FLINT route's units (LF5), or None when check() skips it: m <= min(8, rank_m),
     and the cost fits a third of the budget.  Measured on 256 x 256 matrices: full rank
     ~ T^3 x words / 8; rank rho < T, fraction-free (entries grow to rho x bits):
@@ -369,26 +316,13 @@ def _flint_units(differences: object, m: int, limits: Limits) -> int | None:
         return None
     T = 2**m
     words = (sum(row_height(differences)) + m) // 64 + 1
-    rho = _rank_bound(differences, m)
+    rho = rank_bound(differences, m)
     x = max(1, rho * words)
     units = T**3 * words // 8 if rho >= T else T * T * rho * x * isqrt(x) // 70
     return units if units <= limits.work_budget // 3 else None
 
 
-def _motzkin_units(refuted: object, m: int, n: int) -> int:
-    """One refuted support's Motzkin combination: the multipliers y are brought to their
-    common denominator L (height: largest numerator + the distinct denominators), then
-    every row's n (m + 1) coefficients are added as integers of that height + m + 16."""
-    mults = refuted.get("multipliers") if isinstance(refuted, dict) else None
-    if not isinstance(mults, list):
-        return 0
-    ys = [x.get("y") for x in mults if isinstance(x, dict)]
-    num, den = row_height(ys)
-    h = num + den + m + 16
-    return len(mults) * ((n + 1) * (m + 1) * (4 + lin(h)) + 2 * mul2(den, h) + 30)
-
-
-def _rank_bound(differences: object, m: int) -> int:
+def rank_bound(differences: object, m: int) -> int:
     """sum C(m, j) over the differences not written as zero (unreadable ones count as
     nonzero): at least the rank check() derives, so the coverage walk's bound."""
     items = differences[: m + 1] if isinstance(differences, list) else []

@@ -17,14 +17,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..binomial import confirm_least_rank
-from ..common import Outcome, expect_equal, length, rat, sized
+from ..common import Outcome, expect_equal, rat
 from .. import claims as claim_of
 from ..text import show
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, op
+from ..limits import Limits
 from . import kernels
-from .chains import MAX_K, SCOPE, l3_work, least_rank, read_schedules
+from .chains import MAX_K, SCOPE, least_rank, read_schedules
 
 
 def echelon(rows: list[int]) -> dict[int, int] | None:
@@ -111,11 +111,3 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
     return Outcome(summary, routes, version=1 if not doc.has("kernel") else 2, claim=claim_of.lower(bound, m, n, variant, kernels.COVERED[kernel]))
 
 
-def work_linear(doc: Node, m: int, n: int, k: int, sched: list[tuple[int, int, int]], limits: Limits) -> int:
-    """Gaussian elimination (dim^2), the 2^dim codewords (Gray code, one xor and one
-    popcount each), and the uniform L3 inequality with one product."""
-    lin = sized(doc["code"], "linear")
-    gen = sized(Node(lin), "generator") if isinstance(lin, dict) else None
-    dim = min(length(gen), limits.max_linear_dim)
-    total = dim * (m + 20) + dim * dim * 3 * op(m) + 2**dim * (4 * op(m) + 6)
-    return total + l3_work(2**dim, k, [b for _, _, b in sched][:1])

@@ -15,16 +15,16 @@ from fractions import Fraction
 from itertools import pairwise
 
 from ..binomial import confirm_least_rank
-from ..common import Outcome, expect_equal, length, rat, sized, small_int
+from ..common import Outcome, expect_equal, rat
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, op, require
+from ..limits import Limits, require
 from ..text import show
 from . import kernels, linear, orbits
-from .chains import MAX_K, SCOPE, VARIANTS, l3_work, least_rank, low_bits, read_code, read_schedules, schedule_sizes
+from .chains import MAX_K, SCOPE, VARIANTS, least_rank, low_bits, read_code, read_schedules
 
-__all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "work", "least_rank", "low_bits", "read_code", "read_schedules"]
+__all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "least_rank", "low_bits", "read_code", "read_schedules"]
 
 
 class Family:
@@ -165,28 +165,3 @@ def check_listed(node: Node, rows: list[tuple[int, set[int], set[tuple[int, int]
 # ----------------------------------------------------------------- work estimate
 
 
-def work(doc: Node, limits: Limits) -> int:
-    doc.obj({"format", "version", "kind", "m", "n", "variant", "code", "queries", "schedules", "witness", "claims"}, {"symmetry", "kernel"})
-    m = doc["m"].int(1, limit=limits.max_m)
-    n = doc["n"].int(3, limit=limits.max_n)
-    k = small_int(sized(doc["claims"], "k"), MAX_K, 1, MAX_K)
-    sched = schedule_sizes(doc, n, m)
-    if doc.has("symmetry"):
-        return orbits.work_orbits(doc, limits) + l3_work(2**23, k, [b for _, _, b in sched])
-    if doc["code"].has("linear"):
-        return linear.work_linear(doc, m, n, k, sched, limits)
-    words = sized(doc["code"], "words")
-    big_n = len(words) if isinstance(words, list) else 0
-    chain = [(links + 1) * 4 + (inter + links) * 4 * op(m) for links, inter, _ in sched]
-    per_link = n - 1 if sized(doc, "variant") == "position-dependent" else 1
-    total = big_n * (m + 20) + big_n * big_n * (6 * op(m) + 4)  # tokens, then every ordered pair's gap
-    total += big_n * (sum(chain) + 4 * big_n)  # row counts: one chain per (row, gap) at most
-    total += l3_work(big_n, k, [b for _, _, b in sched])
-    witness = sized(doc, "witness")
-    listed = witness.get("inputs") if isinstance(witness, dict) else None
-    if listed is not None:
-        longest = max((links for links, _, _ in sched), default=1)
-        family = big_n * (1 + (big_n - 1) * 2 * longest * per_link)
-        total += big_n * big_n * max(chain, default=1) + family * (n * 3 + 10)  # rows, then the family's tuples
-        total += length(listed) * n * (4 * op(m) + 3)  # reading and hashing the listed inputs
-    return total

@@ -25,7 +25,7 @@ from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits
 from . import kernels
-from .forced import MAX_SIGNS, SCOPE, VARIANTS, family_size, family_work, forced, level_work, read_pair
+from .forced import MAX_SIGNS, SCOPE, VARIANTS, family_size, forced, read_pair
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "family", "claims"}
 OPTIONAL = {"kernel"}  # "nonnegative" (default) or "signed"; THEORY L7, L8 (a)
@@ -44,7 +44,7 @@ def disjoint_pairs(m: int) -> tuple[list[int], list[tuple[int, int, str]]]:
     return queries, pairs
 
 
-def _sizes(doc: Node, limits: Limits) -> tuple[int, int]:
+def read_sizes(doc: Node, limits: Limits) -> tuple[int, int]:
     """(t, number of pairs) for the work estimate; over 20 queries is exit 3."""
     family = sized(doc, "family")
     if isinstance(family, dict) and "rule" in family:
@@ -59,17 +59,6 @@ def _sizes(doc: Node, limits: Limits) -> tuple[int, int]:
     if t > MAX_SIGNS:
         raise LimitExceeded("/family/queries", f"{t} queries, over the limit {MAX_SIGNS}")
     return t, len(pairs) if isinstance(pairs, list) else 0
-
-
-def work(doc: Node, limits: Limits) -> int:
-    """P t (2 op(m) + 4) for the levels plus P t (n+1)(n+4) for the family (an upper bound)."""
-    doc.obj(FIELDS, OPTIONAL)
-    m = doc["m"].int(1, limit=limits.max_m)
-    n = doc["n"].int(3, limit=limits.max_n)
-    t, count = _sizes(doc, limits)
-    if count > limits.max_list:
-        raise LimitExceeded("/family/pairs", f"{count} pairs, over max_list = {limits.max_list}")
-    return count * t * (level_work(m) + family_work(n))
 
 
 def _read_family(doc: Node, m: int, limits: Limits) -> tuple[list[int], list[tuple[int, int, str]], list[str], str]:

@@ -32,14 +32,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import claims as claim_of
-from ..bases import Bases, Found, Plan, sha256
-from ..common import Outcome, expect_equal, length, require_version, sized
+from ..bases import Bases, Found, sha256
+from ..common import Outcome, expect_equal, require_version
 from ..errors import Invalid, LimitExceeded, Malformed
 from ..jsonread import Node
 from ..limits import Limits
-from ..text import show
-from . import rankrefutation
-from .forced import VARIANTS, family_size, family_work, forced
+from .forced import VARIANTS, family_size, forced
 from .rankrefutation import scope_line
 
 if TYPE_CHECKING:
@@ -53,7 +51,7 @@ HEX = re.compile(r"[0-9a-f]{64}")
 NAME = re.compile(r"[A-Za-z0-9._-]{1,200}")
 
 
-def _base_ref(doc: Node) -> tuple[str, str | None]:
+def base_ref(doc: Node) -> tuple[str, str | None]:
     """(sha256, hinted file name or None) from /base."""
     node = doc["base"].obj({"sha256"}, {"name"})
     digest = node["sha256"].str()
@@ -65,23 +63,13 @@ def _base_ref(doc: Node) -> tuple[str, str | None]:
     return digest, name
 
 
-SEARCH_ENTRY = 100  # units per folder entry listed while looking for the base (listdir, join, stat: about 4 us)
-SEARCH_FILE = 500  # units per candidate file opened (open, fstat, read, a hash)
-SEARCH_BYTES = 4  # bytes read and hashed per unit (measured 3-5 ns per byte warm, 20 ns cold)
-
-
-def search_work(plan: Plan) -> int:
-    """An upper bound on looking for the base through every candidate of the plan."""
-    return plan.listed * SEARCH_ENTRY + len(plan.files) * SEARCH_FILE + plan.bytes // SEARCH_BYTES
-
-
 def service(path: str, explicit: tuple[str, ...], limits: Limits, read: Callable[[str, Limits], bytes],
             parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Bases:
     """The service that finds this check's base (checker/bases.py)."""
     return Bases(path, explicit, limits, read, parse, judge)
 
 
-def _base_document(bases: Bases, found: Found, where: str) -> Node | None:
+def base_document(bases: Bases, found: Found, where: str) -> Node | None:
     """The named file's document, or None when it is not a certificate of kind BASE_KIND (a
     reading limit is a resource limit at ``where``)."""
     try:
@@ -91,42 +79,6 @@ def _base_document(bases: Bases, found: Found, where: str) -> Node | None:
     except Malformed:
         return None
     return base if isinstance(base.value, dict) and base.value.get("kind") == BASE_KIND else None
-
-
-def work(doc: Node, limits: Limits, bases: Bases) -> int:
-    """The base search (every candidate, bounded before it starts: search_work) + the family
-    (base pairs x 2^j pairs, each over k + j queries) + parsing the base + the base's own
-    work estimate."""
-    doc.obj(FIELDS)
-    m = doc["m"].int(1, limit=min(limits.max_m, MAX_M))
-    n = doc["n"].int(3, limit=limits.max_n)
-    edges = sized(doc, "edges")
-    j = length(edges)
-    if j > MAX_EDGES:
-        raise LimitExceeded("/edges", f"{j} edges, over the limit {MAX_EDGES}")
-    digest, name = _base_ref(doc)
-    plan = bases.plan(name)
-    search = search_work(plan)
-    if search > limits.work_budget:
-        raise LimitExceeded("/base/sha256", f"looking for the base would read up to {plan.bytes} bytes of {len(plan.files)} candidate files ({show(search)} units), over the budget work_budget = {limits.work_budget}; nothing was read (name the base with --base PATH)")
-    found = bases.find(digest, name)
-    if found is None:
-        return search  # check() rejects the missing base at /base/sha256
-    base = _base_document(bases, found, "/base/sha256")
-    if base is None:
-        return search + len(found.data)
-    pairs, k = length(sized(base, "pairs")), length(sized(base, "queries"))
-    extended = pairs << j
-    if extended > limits.max_list:
-        raise LimitExceeded("/edges", f"{pairs} base pairs x 2^{j} placements = {extended} pairs, over max_list = {limits.max_list}")
-    own = extended * (k + j) * (8 * m + family_work(n)) + len(found.data)
-    try:
-        inner = rankrefutation.work(base, limits)
-    except LimitExceeded as exc:
-        raise LimitExceeded("/base/sha256", f"the base's work estimate: {exc.reason}") from None
-    except Malformed:
-        inner = 0  # check() rejects the base with its own reason
-    return search + own + inner
 
 
 def _read_edges(doc: Node, m0: int, m: int) -> list[tuple[int, int]]:
@@ -189,7 +141,7 @@ def check(doc: Node, limits: Limits, bases: Bases) -> Outcome:
     variant = doc["variant"].str(VARIANTS)
     kernel = doc["kernel"].str(("nonnegative", "signed"))
     claims = doc["claims"].obj({"bound", "rank", "witness_inputs"})
-    digest, name = _base_ref(doc)
+    digest, name = base_ref(doc)
     where = doc["base"]["sha256"].pointer
     found = bases.find(digest, name)
     if found is None:
@@ -197,7 +149,7 @@ def check(doc: Node, limits: Limits, bases: Bases) -> Outcome:
     path = found.path
     if sha256(found.data) != digest:  # the search is not trusted: the bytes decide
         raise Invalid(where, f"the file found for this sha256 ({path}) has another sha256")
-    base = _base_document(bases, found, where)
+    base = base_document(bases, found, where)
     if base is None:
         raise Invalid(where, f"the file with this sha256 ({path}) is not a {BASE_KIND} certificate")
     verdict = bases.verdict(found)

@@ -28,71 +28,19 @@ not used; denominators of either sign are not covered (THEORY L8 (b)).
 from __future__ import annotations
 
 from itertools import combinations, product
-from math import comb
 
 from .. import claims as claim_of
 from .. import clausal
-from ..common import Outcome, expect_equal, length, require_version, sized, small_int
-from ..errors import Invalid, LimitExceeded
+from ..common import Outcome, expect_equal, require_version
+from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits
-from .forced import SCOPE, VARIANTS, family_size, family_work, forced, read_pair
+from .forced import SCOPE, VARIANTS, family_size, forced, read_pair
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "kernel", "rank", "queries", "pairs", "solver", "proof", "claims"}
 KERNELS = ("nonnegative", "signed", "signed-any-denominator")
 MAX_QUERIES = 24
 MAX_M = 64
-
-
-def cnf_sizes(k: int, r: int, pairs: int) -> tuple[int, int, int]:
-    """Upper bounds on the CNF's (clauses, literals, sum of squared lengths), in closed form:
-    one unit clause, 16 clauses of 6 literals per relation, 2 clauses of r + 1 literals per
-    pair and (r+1)-subset."""
-    if not 2 <= r <= k:
-        return 0, 0, 0
-    relations, cramer = 16 * comb(k, r - 2) * comb(k - r + 2, 4), 2 * pairs * comb(k, r + 1)
-    return 1 + relations + cramer, 1 + 6 * relations + (r + 1) * cramer, 1 + 36 * relations + (r + 1) ** 2 * cramer
-
-
-def cnf_work(k: int, r: int, pairs: int) -> int:
-    """Building the CNF (build_cnf), by its measured cost: per relation clause 80 + 3 r^2
-    units (six sorted r-tuples and their parities per relation, the clause, its frozenset:
-    4-11 us measured at r = 2..6), per Cramer clause 40 + 4 (r + 1)^2 (r + 1 slices of an
-    (r+1)-tuple), 40 per variable."""
-    if not 2 <= r <= k:
-        return 0
-    relations, cramer = 16 * comb(k, r - 2) * comb(k - r + 2, 4), 2 * pairs * comb(k, r + 1)
-    return relations * (80 + 3 * r * r) + cramer * (40 + 4 * (r + 1) ** 2) + 40 * comb(k, r)
-
-
-def work(doc: Node, limits: Limits) -> int:
-    """CNF construction (cnf_work) + the replay's worst case (clausal.replay_work or
-    clausal.lrat_work) + the witness family."""
-    doc.obj(FIELDS)
-    m = doc["m"].int(1, limit=min(limits.max_m, MAX_M))
-    n = doc["n"].int(3, limit=limits.max_n)
-    k = length(sized(doc, "queries"))
-    if k > MAX_QUERIES:
-        raise LimitExceeded("/queries", f"{k} queries, over the limit {MAX_QUERIES}")
-    r = small_int(sized(doc, "rank"), 2, 2, MAX_QUERIES)
-    pairs = length(sized(doc, "pairs"))
-    if pairs > limits.max_list:
-        raise LimitExceeded("/pairs", f"{pairs} pairs, over max_list = {limits.max_list}")
-    proof = sized(doc, "proof")
-    steps = proof.get("steps") if isinstance(proof, dict) else None
-    steps = steps if isinstance(steps, list) else []
-    if len(steps) > limits.max_list:
-        raise LimitExceeded("/proof/steps", f"{len(steps)} proof steps, over max_list = {limits.max_list}")
-    sizes = cnf_sizes(k, r, pairs)
-    variables = comb(k, r) if 2 <= r <= k else 0
-    if sizes[0] > limits.max_list * 20 or variables > limits.max_list:
-        raise LimitExceeded("/queries", f"the CNF would have {variables} variables and {sizes[0]} clauses, over the limits {limits.max_list} and {limits.max_list * 20}")
-    words = [(len(s) + 1) // 2 if isinstance(s, str) else 0 for s in steps]
-    if isinstance(proof, dict) and proof.get("format") == "lrat":
-        replay = clausal.lrat_work(sizes, max(6, r + 1), words)
-    else:
-        replay = clausal.replay_work(sizes, [(isinstance(s, str) and s.startswith("d"), w) for s, w in zip(steps, words, strict=True)])
-    return cnf_work(k, r, pairs) + replay + pairs * k * (8 * m + family_work(n))
 
 
 def _parity(tup: tuple[int, ...]) -> int:

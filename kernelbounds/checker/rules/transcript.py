@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..common import Outcome, expect_equal
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, op, require
+from ..limits import Limits, require
 
 
 def _sizes(doc: Node, limits: Limits) -> tuple[int, int, int, int, list[Node]]:
@@ -23,12 +23,6 @@ def _sizes(doc: Node, limits: Limits) -> tuple[int, int, int, int, list[Node]]:
     m = doc["m"].int(1, limit=limits.max_m)
     n = doc["n"].int(q, limit=limits.max_n)
     return q, s, m, n, doc["inputs"].list(limits.max_list)
-
-
-def work(doc: Node, limits: Limits) -> int:
-    """Reading items x n tokens of m bits, then items x q x n inner products."""
-    q, _, m, n, items = _sizes(doc, limits)
-    return len(items) * (n * 4 * op(m) + q * n * 3 * op(m) + 2 * q + 10)
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
