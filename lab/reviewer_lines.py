@@ -122,7 +122,7 @@ def table(rev: str) -> tuple[dict[str, tuple[int, int, int, int]], tuple[int, in
         raise SystemExit("no REGISTRY literal in rules/__init__.py")
     rule_files = {f"rules/{name}.py" for name in kinds.values()}
     layer = ROBUSTNESS in src
-    estimates = {k: f"rules/{v}.py" for k, v in registry(src[ROBUSTNESS], ("ESTIMATES",)).items()} if layer else {}
+    estimates = {k: f"rules/{v}.py" for k, v in registry(src[ROBUSTNESS], ("ESTIMATES", "NAMING_ESTIMATES")).items()} if layer else {}
     edges = {p: imports(p, t, known) for p, t in src.items()}
     registries = set(DISPATCHER) | {ROBUSTNESS}
     cut = {p: (deps - rule_files - set(estimates.values()) if p in registries else deps) for p, deps in edges.items()}

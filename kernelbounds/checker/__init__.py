@@ -28,9 +28,10 @@ estimate costs at most the budget and gives exit 3, never a runaway.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from . import budget
-from .budget import json_memory, read_input
+from .budget import estimate, json_memory, read_input, work_estimate
 from .common import read_header
 from .errors import INTERNAL, LIMIT, MALFORMED, VALID, Code, Malformed, Rejection
 from .jsonread import Node, parse_json
@@ -39,7 +40,7 @@ from .rules import NAMING, REGISTRY
 from .text import show
 from .verdict import MAX_REASON_CHARS, Verdict, bounded
 
-__all__ = ["Code", "Verdict", "Limits", "bounded", "check_bytes", "check_file", "json_memory", "read_input", "work_estimate", "REGISTRY"]
+__all__ = ["Code", "Verdict", "Limits", "bounded", "check_bytes", "check_file", "estimate", "json_memory", "read_input", "work_estimate", "REGISTRY"]
 
 
 def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:
@@ -67,19 +68,10 @@ def document(data: bytes, limits: Limits) -> Node:
 
 def decide(data: bytes, path: str, limits: Limits, explicit: tuple[str, ...] = ()) -> Verdict:
     """The check itself, in process: the document, the work estimate, the rule."""
-    start = time.perf_counter()
-    try:
-        doc = document(data, limits)
-    except Rejection as rej:
-        return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason, seconds=time.perf_counter() - start)
-    except MemoryError:
-        return Verdict(path, LIMIT, reason="out of memory", seconds=time.perf_counter() - start)
-    except RecursionError:
-        return Verdict(path, MALFORMED, reason="nested too deeply", seconds=time.perf_counter() - start)
-    return judge(doc, path, limits, explicit, start)
+    return judge(lambda: document(data, limits), path, limits, explicit)
 
 
-def _service(kind: str, path: str, explicit: tuple[str, ...], limits: Limits) -> object:
+def service_for(kind: str, path: str, explicit: tuple[str, ...], limits: Limits) -> object:
     """For a kind of rules.NAMING, the service its rule makes for this check (given this
     file's path, the explicit paths, the bounded reader, the parser, and this checker for a
     named file, whose work its user's estimate includes); None for every other kind."""
@@ -87,22 +79,24 @@ def _service(kind: str, path: str, explicit: tuple[str, ...], limits: Limits) ->
         return None
 
     def judge_named(doc: Node, named: str) -> Verdict:
-        return judge(doc, named, limits, (), time.perf_counter(), estimate=False)
+        return judge(lambda: doc, named, limits, (), estimate=False)
 
     return NAMING[kind].service(path, explicit, limits, read_input, document, judge_named)
 
 
-def judge(doc: Node, path: str, limits: Limits, explicit: tuple[str, ...], start: float, estimate: bool = True) -> Verdict:
-    """The verdict on a parsed document: its header, the work estimate (``estimate``: off
-    for a named file), the rule."""
+def judge(read: Callable[[], Node], path: str, limits: Limits, explicit: tuple[str, ...], estimate: bool = True) -> Verdict:
+    """The verdict on the document ``read()`` gives: its header, the work estimate
+    (``estimate``: off for a named file), the rule."""
+    start = time.perf_counter()
     kind, work = "", 0
     try:
+        doc = read()
         kind = read_header(doc)
         if kind not in REGISTRY and kind not in NAMING:
             raise Malformed("/kind", f"unknown certificate kind {show(kind)}; known: {', '.join(sorted([*REGISTRY, *NAMING]))}")
-        files = _service(kind, path, explicit, limits)
+        files = service_for(kind, path, explicit, limits)
         if estimate:
-            work = budget.estimate(kind, doc, limits, files)
+            work = budget.kind_estimate(kind, doc, limits, files)
             budget.within_budget(work, limits)
         outcome = NAMING[kind].check(doc, limits, files) if kind in NAMING else REGISTRY[kind].check(doc, limits)
         if doc["version"].int() != outcome.version:
@@ -116,28 +110,6 @@ def judge(doc: Node, path: str, limits: Limits, explicit: tuple[str, ...], start
     except Exception as exc:  # a checker bug: report it, never a traceback
         return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {str(exc)[:MAX_REASON_CHARS]}", seconds=time.perf_counter() - start, work=work)
     return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work, claim=outcome.claim)
-
-
-def estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:
-    """The rule's work estimate for a certificate's bytes: the number ``check_bytes``
-    compares with ``work_budget`` before checking (``path``: where the file lies, for a kind
-    that names files beside it).  A Rejection when the file is refused before it."""
-    limits = limits or Limits()
-    doc = document(data, limits)
-    kind = read_header(doc)
-    if kind not in REGISTRY and kind not in NAMING:
-        raise Malformed("/kind", f"unknown certificate kind {show(kind)}")
-    return budget.estimate(kind, doc, limits, _service(kind, path, (), limits))
-
-
-def work_estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:
-    """:func:`estimate`, or 0 when the file is refused before it (too large, unparsable, an
-    unknown kind, a document its rule cannot size).  For scheduling and progress only: it
-    decides nothing."""
-    try:
-        return estimate(data, limits, path)
-    except (Rejection, MemoryError, RecursionError, ValueError, TypeError, KeyError):
-        return 0
 
 
 def check_file(path: str, limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:

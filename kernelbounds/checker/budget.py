@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from . import guard as _guard
-from .errors import INTERNAL, LIMIT, LimitExceeded, Malformed
+from .errors import INTERNAL, LIMIT, LimitExceeded, Malformed, Rejection
 from .limits import Limits
 from .rules import (construction_work, crossing_work, directsum_work, explicit, levelfamily_work, levelminimality_work, lowerbound_work, orthant_work,
                     rank_work, rankextension_work, rankone_work, rankrefutation_work, transcript_work)
@@ -91,7 +91,7 @@ def admit(data: bytes, limits: Limits) -> None:
         raise LimitExceeded("", f"parsing would take about {parse_memory // 2**20} MiB of memory, over max_parse_bytes = {limits.max_parse_bytes}")
 
 
-def estimate(kind: str, doc: Node, limits: Limits, files: Any) -> int:
+def kind_estimate(kind: str, doc: Node, limits: Limits, files: Any) -> int:
     """The kind's work estimate (limits.py units); ``files``: the service its rule gets."""
     return NAMING_ESTIMATES[kind].work(doc, limits, files) if kind in NAMING_ESTIMATES else ESTIMATES[kind].work(doc, limits)
 
@@ -100,6 +100,30 @@ def within_budget(work: int, limits: Limits) -> None:
     """Refuse at once (exit 3) a work estimate over ``limits.work_budget``."""
     if work > limits.work_budget:
         raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {show(work // 10**7)} s); nothing was checked")
+
+
+def estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:
+    """The rule's work estimate for a certificate's bytes: the number ``check_bytes``
+    compares with ``work_budget`` before checking (``path``: where the file lies, for a kind
+    that names files beside it).  A Rejection when the file is refused before it."""
+    from . import NAMING, REGISTRY, document, read_header, service_for
+
+    limits = limits or Limits()
+    doc = document(data, limits)
+    kind = read_header(doc)
+    if kind not in REGISTRY and kind not in NAMING:
+        raise Malformed("/kind", f"unknown certificate kind {show(kind)}")
+    return kind_estimate(kind, doc, limits, service_for(kind, path, (), limits))
+
+
+def work_estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:
+    """:func:`estimate`, or 0 when the file is refused before it (too large, unparsable, an
+    unknown kind, a document its rule cannot size).  For scheduling and progress only: it
+    decides nothing."""
+    try:
+        return estimate(data, limits, path)
+    except (Rejection, MemoryError, RecursionError, ValueError, TypeError, KeyError):
+        return 0
 
 
 def guarded(task: Callable[[], Verdict], path: str, limits: Limits, guard: bool) -> Verdict:

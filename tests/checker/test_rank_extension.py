@@ -39,7 +39,7 @@ def _check(path: Path, **kw):
 def _files(path: Path, explicit: tuple[str, ...] = ()) -> bases.Bases:
     """The service a check of `path` hands the rule (as checker.decide builds it)."""
     limits = Limits()
-    return bases.Bases(str(path), explicit, limits, budget.read_input, document, lambda d, p: judge(d, p, limits, (), 0.0, estimate=False))
+    return bases.Bases(str(path), explicit, limits, budget.read_input, document, lambda d, p: judge(lambda: d, p, limits, (), estimate=False))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

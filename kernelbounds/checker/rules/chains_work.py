@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 from ..jsonread import Node
-from ..common import sized, small_int
-from ..limits import frac, mul
+from ..sizes import sized, small_int
+from ..cost import frac, mul
 
 
 def schedule_sizes(doc: Node, n: int, m: int) -> list[tuple[int, int, int]]:

@@ -12,11 +12,12 @@ from typing import Any
 from fractions import Fraction
 from math import comb
 
-from ..common import height, heights, sized, small_int
+from ..sizes import height, heights, sized, small_int
 from ..text import show
 from ..errors import LimitExceeded
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, frac, mul, op, words
+from ..limits import Limits, exhaustive_inputs
+from ..cost import frac, mul, op, words
 
 EXHAUSTIVE_MAX_M = 24  # route C3 only for tokens that fit a list of 2^m kernel values
 

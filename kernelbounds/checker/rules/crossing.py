@@ -20,7 +20,8 @@ in it is a contradiction.
 
 from __future__ import annotations
 
-from ..common import Outcome, expect_equal, length, require_version, sized
+from ..common import Outcome, expect_equal, require_version
+from ..sizes import length, sized
 from .. import claims as claim_of
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node

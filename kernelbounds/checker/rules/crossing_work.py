@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ..common import length, sized
+from ..sizes import length, sized
 from ..jsonread import Node
-from ..limits import Limits, op
+from ..limits import Limits
+from ..cost import op
 from .forced_work import family_work, level_work
 from .crossing import FIELDS, OPTIONAL, read_sizes
 

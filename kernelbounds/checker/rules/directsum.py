@@ -33,7 +33,8 @@ from collections.abc import Iterator
 from itertools import combinations_with_replacement, product as cartesian
 from math import factorial
 
-from ..common import Outcome, expect_equal, rat, require_version, sized
+from ..common import Outcome, expect_equal, rat, require_version
+from ..sizes import sized
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from math import comb
-from ..common import sized, small_int
+from ..sizes import sized, small_int
 from ..jsonread import Node
-from ..limits import Limits, op, require
+from ..limits import Limits, require
+from ..cost import op
 from .chains import MAX_K
 from .chains_work import l3_work, schedule_sizes
 from . import orbits

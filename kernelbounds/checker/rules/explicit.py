@@ -30,11 +30,13 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from . import modrank
-from ..common import Outcome, expect_equal, rat, read_cost, require_version, row_height, scale_to_ints
+from ..common import Outcome, expect_equal, rat, require_version, scale_to_ints
+from ..sizes import read_cost, row_height
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, budget_left, exhaustive_inputs, lin, mul2
+from ..limits import Limits, exhaustive_inputs
+from ..cost import budget_left, lin, mul2
 
 HALF = Fraction(1, 2)
 MAX_M = 12  # tables have 4^m readout entries

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..limits import op
+from ..cost import op
 
 
 def level_work(m: int) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 from math import comb
 from .extremeclasses import count
-from ..common import row_height
+from ..sizes import row_height
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, frac, lin, mul, mul2, op
+from ..limits import Limits, exhaustive_inputs
+from ..cost import frac, lin, mul, mul2, op
 from . import extremeclasses
 from .levelfamily import EXPLICIT_M, covering_nodes, flint_units, full_classes, rank_bound
 

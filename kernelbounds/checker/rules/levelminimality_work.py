@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from ..common import digits_bits
+from ..sizes import digits_bits
 from ..jsonread import Node
-from ..limits import Limits, frac, mul2, op, rational_bits
+from ..limits import Limits
+from ..cost import frac, mul2, op, rational_bits
 from .levelminimality import MAX_M
 
 

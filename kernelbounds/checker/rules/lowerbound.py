@@ -21,7 +21,7 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, require
 from ..text import show
-from . import kernels, linear, orbits
+from . import kernels, linearcode, orbits
 from .chains import MAX_K, SCOPE, VARIANTS, least_rank, low_bits, read_code, read_schedules
 
 __all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "least_rank", "low_bits", "read_code", "read_schedules"]
@@ -88,7 +88,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     if doc.has("symmetry"):
         return orbits.check_orbits(doc, m, n, variant, limits, kernel)
     if doc["code"].has("linear"):
-        return linear.check_linear(doc, m, n, variant, limits, kernel)
+        return linearcode.check_linear(doc, m, n, variant, limits, kernel)
     words = read_code(doc, m, limits)
     big_n = len(words)
     require(big_n * big_n <= limits.max_pairs, "/code/words", "the number of ordered pairs N^2", big_n * big_n, limits.max_pairs)

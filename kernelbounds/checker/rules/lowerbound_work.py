@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ..common import length, sized, small_int
+from ..sizes import length, sized, small_int
 from ..jsonread import Node
-from ..limits import Limits, op
+from ..limits import Limits
+from ..cost import op
 from . import orbits
 from .chains import MAX_K
 from .chains_work import l3_work, schedule_sizes

@@ -19,7 +19,8 @@ builds the family q_i = {2i, 2i+1}, t = floor(m/2), and is checked by the same r
 
 from __future__ import annotations
 
-from ..common import Outcome, expect_equal, require_version, sized
+from ..common import Outcome, expect_equal, require_version
+from ..sizes import sized
 from .. import claims as claim_of
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node

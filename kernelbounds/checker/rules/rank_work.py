@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from ..common import heights, length, sized
+from ..sizes import heights, length, sized
 from ..jsonread import Node
-from ..limits import Limits, frac, mul, op, require, words
+from ..limits import Limits, require
+from ..cost import frac, mul, op, words
 
 
 def work(doc: Node, limits: Limits) -> int:

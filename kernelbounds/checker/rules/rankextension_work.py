@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..bases import Bases, Plan
-from ..common import length, sized
+from ..sizes import length, sized
 from ..errors import LimitExceeded, Malformed
 from ..jsonread import Node
 from ..limits import Limits

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..jsonread import Node
-from ..limits import Limits, lin
+from ..limits import Limits
+from ..cost import lin
 
 
 def work(doc: Node, limits: Limits) -> int:

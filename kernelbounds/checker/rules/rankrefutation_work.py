@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from math import comb
 from ..clausal import CLAUSE_UNITS, LINE_UNITS
-from ..common import length, sized, small_int
+from ..sizes import length, sized, small_int
 from ..errors import LimitExceeded
 from ..jsonread import Node
 from ..limits import Limits

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..jsonread import Node
-from ..limits import Limits, op
+from ..limits import Limits
+from ..cost import op
 from .transcript import _sizes
 
 
