@@ -72,16 +72,16 @@ def decide(data: bytes, path: str, limits: Limits, explicit: tuple[str, ...] = (
 
 
 def service_for(kind: str, path: str, explicit: tuple[str, ...], limits: Limits) -> object:
-    """For a kind of rules.NAMING, the service its rule makes for this check (given this
-    file's path, the explicit paths, the bounded reader, the parser, and this checker for a
-    named file, whose work its user's estimate includes); None for every other kind."""
+    """For a kind of rules.NAMING, the service its rule makes for this check (given the
+    search for files named from this path and the explicit paths, the parser, and this
+    checker for a named file, whose work its user's estimate includes); None otherwise."""
     if kind not in NAMING:
         return None
 
     def judge_named(doc: Node, named: str) -> Verdict:
         return judge(lambda: doc, named, limits, (), estimate=False)
 
-    return NAMING[kind].service(path, explicit, limits, read_input, document, judge_named)
+    return NAMING[kind].service(budget.search(path, explicit, limits), limits, document, judge_named)
 
 
 def judge(read: Callable[[], Node], path: str, limits: Limits, explicit: tuple[str, ...], estimate: bool = True) -> Verdict:

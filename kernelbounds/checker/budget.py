@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 from . import guard as _guard
 from .errors import INTERNAL, LIMIT, LimitExceeded, Malformed, Rejection
 from .limits import Limits
+from .search import Search
 from .rules import (construction_work, crossing_work, directsum_work, explicit, levelfamily_work, levelminimality_work, lowerbound_work, orthant_work,
                     rank_work, rankextension_work, rankone_work, rankrefutation_work, transcript_work)
 from .text import show
@@ -124,6 +125,11 @@ def work_estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes
         return estimate(data, limits, path)
     except (Rejection, MemoryError, RecursionError, ValueError, TypeError, KeyError):
         return 0
+
+
+def search(path: str, explicit: tuple[str, ...], limits: Limits) -> Search:
+    """The search for the files a certificate at ``path`` names by sha256 (search.py)."""
+    return Search(path, explicit, limits, read_input)
 
 
 def guarded(task: Callable[[], Verdict], path: str, limits: Limits, guard: bool) -> Verdict:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from kernelbounds.certificate import canonical_json
-from kernelbounds.checker import Limits, bases, budget, check_file, document, judge
+from kernelbounds.checker import Limits, bases, budget, check_file, document, judge, search
 from kernelbounds.checker.errors import LimitExceeded
 from kernelbounds.checker.jsonread import Node
 from kernelbounds.checker.rules import rankextension, rankextension_work, rankrefutation, rankrefutation_work
@@ -39,7 +39,7 @@ def _check(path: Path, **kw):
 def _files(path: Path, explicit: tuple[str, ...] = ()) -> bases.Bases:
     """The service a check of `path` hands the rule (as checker.decide builds it)."""
     limits = Limits()
-    return bases.Bases(str(path), explicit, limits, budget.read_input, document, lambda d, p: judge(lambda: d, p, limits, (), estimate=False))
+    return bases.Bases(budget.search(str(path), explicit, limits), limits, document, lambda d, p: judge(lambda: d, p, limits, (), estimate=False))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -219,7 +219,7 @@ def test_the_base_is_read_and_checked_once_per_check_and_nothing_is_kept_between
     checks, reads = [], []
     real_check, real_read = rankrefutation.check, budget.read_input
     monkeypatch.setattr(rankrefutation, "check", lambda doc, limits: checks.append(1) or real_check(doc, limits))
-    monkeypatch.setattr(bases.Bases, "__init__", _spy_init(bases.Bases.__init__, reads, real_read))
+    monkeypatch.setattr(search.Search, "__init__", _spy_init(search.Search.__init__, reads, real_read))
     assert _check(tmp_path / "e.json", guard=False).ok
     assert len(checks) == 1 and reads.count(str(tmp_path / "base.json")) == 1
     assert _check(tmp_path / "e.json", guard=False).ok
@@ -227,11 +227,11 @@ def test_the_base_is_read_and_checked_once_per_check_and_nothing_is_kept_between
 
 
 def _spy_init(init, reads, real_read):
-    def spied(self, path, explicit, limits, read, parse, judge_named):
+    def spied(self, path, explicit, limits, read):
         def counting(p, lim):
             reads.append(p)
             return real_read(p, lim)
-        init(self, path, explicit, limits, counting, parse, judge_named)
+        init(self, path, explicit, limits, counting)
     return spied
 
 
@@ -291,7 +291,7 @@ def test_the_estimate_bounds_the_search_for_the_base_before_it_starts(tmp_path, 
     assert large - small >= 4 * 2**22 // rankextension_work.SEARCH_BYTES
     assert _check(tmp_path / "e.json").work == large  # the number the dispatcher compares with work_budget
     reads = []
-    monkeypatch.setattr(bases.Bases, "__init__", _spy_init(bases.Bases.__init__, reads, budget.read_input))
+    monkeypatch.setattr(search.Search, "__init__", _spy_init(search.Search.__init__, reads, budget.read_input))
     v = _check(tmp_path / "e.json", guard=False, limits=Limits(work_budget=rankextension_work.search_work(plan) - 1))
     assert v.code == 3 and v.pointer == "/base/sha256" and "looking for the base" in v.reason, v.line()
     assert reads == []

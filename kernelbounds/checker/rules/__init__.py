@@ -3,9 +3,9 @@
 Each rule module of ``REGISTRY`` satisfies :class:`Rule`: ``check(doc, limits) -> Outcome``
 (mypy checks every module of the registry against it).  A kind whose certificates name
 other files by sha256 is in ``NAMING`` instead (:class:`NamingRule`): its module also makes
-the service that finds those files (``service``), which the dispatcher builds for each
-check of that kind from generic inputs (the file's path, the explicit paths, the reader,
-the parser and the checker itself) and hands to that rule alone.  A new kind adds its
+the service that gives it those files (``service``), which the dispatcher builds for each
+check of that kind from generic inputs (the robustness layer's search for files named by
+sha256, the parser and the checker itself) and hands to that rule alone.  A new kind adds its
 module here and its work estimate to ``budget.ESTIMATES`` (docs/soundness.md, "Work
 estimate").
 """
@@ -21,6 +21,7 @@ from ..limits import Limits
 from . import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
 
 if TYPE_CHECKING:
+    from ..search import Search
     from ..verdict import Verdict
 
 
@@ -35,9 +36,8 @@ class Rule(Protocol):
 class NamingRule(Protocol):
     """The rule of a kind whose certificates name other files by sha256."""
 
-    def service(self, path: str, explicit: tuple[str, ...], limits: Limits, read: Callable[[str, Limits], bytes],
-                parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Any:
-        """The service that finds the named files of one check (the rule's own, e.g. bases.Bases)."""
+    def service(self, search: Search, limits: Limits, parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Any:
+        """The service that gives the rule the named files of one check (its own, e.g. bases.Bases)."""
         ...
 
     def check(self, doc: Node, limits: Limits, files: Any) -> Outcome:

@@ -41,6 +41,7 @@ from .forced import VARIANTS, family_size, forced
 from .rankrefutation import scope_line
 
 if TYPE_CHECKING:
+    from ..search import Search
     from ..verdict import Verdict
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "kernel", "base", "edges", "claims"}
@@ -63,10 +64,9 @@ def base_ref(doc: Node) -> tuple[str, str | None]:
     return digest, name
 
 
-def service(path: str, explicit: tuple[str, ...], limits: Limits, read: Callable[[str, Limits], bytes],
-            parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Bases:
-    """The service that finds this check's base (checker/bases.py)."""
-    return Bases(path, explicit, limits, read, parse, judge)
+def service(search: Search, limits: Limits, parse: Callable[[bytes, Limits], Node], judge: Callable[[Node, str], Verdict]) -> Bases:
+    """The service that gives this check its base (checker/bases.py)."""
+    return Bases(search, limits, parse, judge)
 
 
 def base_document(bases: Bases, found: Found, where: str) -> Node | None:

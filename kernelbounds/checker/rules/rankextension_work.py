@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..bases import Bases, Plan
+from ..bases import Bases
+from ..search import Plan
 from ..sizes import length, sized
 from ..errors import LimitExceeded, Malformed
 from ..jsonread import Node
