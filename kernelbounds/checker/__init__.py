@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 
 from . import budget
-from .budget import estimate, json_memory, read_input, work_estimate
+from .budget import check_file, estimate, json_memory, read_input, work_estimate
 from .common import read_header
 from .errors import INTERNAL, LIMIT, MALFORMED, VALID, Code, Malformed, Rejection
 from .jsonread import Node, parse_json
@@ -110,22 +110,6 @@ def judge(read: Callable[[], Node], path: str, limits: Limits, explicit: tuple[s
     except Exception as exc:  # a checker bug: report it, never a traceback
         return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {str(exc)[:MAX_REASON_CHARS]}", seconds=time.perf_counter() - start, work=work)
     return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work, claim=outcome.claim)
-
-
-def check_file(path: str, limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:
-    """Check one file (``-`` = standard input): read it within the limits, then check it
-    (under the runtime guard unless ``guard=False``; ``bases``: see :func:`check_bytes`)."""
-    limits = limits or Limits()
-    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
-    if problem:
-        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
-    try:
-        data = read_input(path, limits)
-    except Rejection as rej:
-        return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
-    except MemoryError:
-        return Verdict(path, LIMIT, reason="out of memory while reading the file")
-    return check_bytes(data, path, limits, guard, bases)
 
 
 def worst_code(verdicts: list[Verdict]) -> int:

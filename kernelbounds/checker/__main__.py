@@ -16,7 +16,8 @@ import sys
 from typing import NoReturn, Protocol
 
 from . import Verdict, bounded, check_file, worst_code
-from .limits import DIGITS, MAX_MEMORY_LIMIT, MAX_TIME_LIMIT, parse_overrides
+from .budget import DIGITS, parse_overrides
+from .limits import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
 from .text import escape
 from .errors import CODE_NAMES
 

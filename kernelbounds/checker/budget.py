@@ -17,6 +17,7 @@ or 4; none can make a verdict VALID.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import time
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from . import guard as _guard
-from .errors import INTERNAL, LIMIT, LimitExceeded, Malformed, Rejection
+from .errors import INTERNAL, LIMIT, MALFORMED, LimitExceeded, Malformed, Rejection
 from .limits import Limits
 from .search import Search
 from .rules import (construction_work, crossing_work, directsum_work, explicit, levelfamily_work, levelminimality_work, lowerbound_work, orthant_work,
@@ -71,6 +72,22 @@ ESTIMATES: dict[str, Estimate] = {
 NAMING_ESTIMATES: dict[str, NamingEstimate] = {
     "rank-extension": rankextension_work,
 }
+
+
+DIGITS = re.compile(r"-?[0-9]+")  # an override's value: ASCII decimal digits
+
+
+def parse_overrides(items: list[str], base: Limits | None = None) -> Limits:
+    """base (default Limits()) with NAME=INTEGER overrides; ValueError names the bad item."""
+    overrides = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not (sep and DIGITS.fullmatch(value)):  # ASCII digits only: int() would also take '1_0', '٦', '６'
+            raise ValueError(f"expected NAME=INTEGER (ASCII digits), got {item[:60]!r}")
+        overrides[name] = int(value)
+        if overrides[name] < 0:
+            raise ValueError(f"{name} must be >= 0")
+    return (base or Limits()).with_overrides(**overrides)
 
 
 def json_memory(data: bytes) -> int:
@@ -156,6 +173,24 @@ def guarded(task: Callable[[], Verdict], path: str, limits: Limits, guard: bool)
 
 def _mib(amount: int) -> str:
     return f"{amount / 2**30:g} GiB" if amount >= 2**30 and amount % 2**28 == 0 else f"{amount / 2**20:g} MiB"
+
+
+def check_file(path: str, limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:
+    """Check one file (``-`` = standard input): read it within the limits, then check it
+    (under the runtime guard unless ``guard=False``; ``bases``: see :func:`check_bytes`)."""
+    from . import check_bytes
+
+    limits = limits or Limits()
+    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
+    if problem:
+        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
+    try:
+        data = read_input(path, limits)
+    except Rejection as rej:
+        return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
+    except MemoryError:
+        return Verdict(path, LIMIT, reason="out of memory while reading the file")
+    return check_bytes(data, path, limits, guard, bases)
 
 
 def read_input(path: str, limits: Limits) -> bytes:

@@ -4,7 +4,6 @@ work estimates is cost.py)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 from math import comb
@@ -14,7 +13,6 @@ from .errors import LimitExceeded
 
 MAX_TIME_LIMIT = 10**6  # runtime guard: at most about 11.6 days of CPU time (0 = off)
 MAX_MEMORY_LIMIT = 2**50  # runtime guard: at most 1 PiB of added address space (0 = off)
-DIGITS = re.compile(r"-?[0-9]+")  # an override's value: ASCII decimal digits
 MAX_LIMIT = 2**62  # any other limit: a whole number in 0..2^62 (it must fit a C ssize_t, e.g. read(max_file_bytes + 1))
 
 
@@ -85,16 +83,3 @@ def exhaustive_inputs(m: int, n: int) -> int:
 def require(ok: bool, pointer: str, what: str, amount: int, limit: int) -> None:
     if not ok:
         raise LimitExceeded(pointer, f"{what} would be {amount}, over the limit {limit}")
-
-
-def parse_overrides(items: list[str], base: Limits | None = None) -> Limits:
-    """base (default Limits()) with NAME=INTEGER overrides; ValueError names the bad item."""
-    overrides = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not (sep and DIGITS.fullmatch(value)):  # ASCII digits only: int() would also take '1_0', '٦', '６'
-            raise ValueError(f"expected NAME=INTEGER (ASCII digits), got {item[:60]!r}")
-        overrides[name] = int(value)
-        if overrides[name] < 0:
-            raise ValueError(f"{name} must be >= 0")
-    return (base or Limits()).with_overrides(**overrides)

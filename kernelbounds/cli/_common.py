@@ -11,7 +11,7 @@ from ..errors import KernelboundsError
 from ..arguments import ascii_integer
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
-from ..checker.limits import parse_overrides
+from ..checker.budget import parse_overrides
 from ..checker.text import escape
 from ..parallel import LOCAL, SchedulerError, default_jobs
 

@@ -24,7 +24,7 @@ from ..text import show
 from . import kernels, linearcode, orbits
 from .chains import MAX_K, SCOPE, VARIANTS, least_rank, low_bits, read_code, read_schedules
 
-__all__ = ["MAX_K", "SCOPE", "VARIANTS", "check", "least_rank", "low_bits", "read_code", "read_schedules"]
+__all__ = ["Family", "check", "least_rank"]
 
 
 class Family:
