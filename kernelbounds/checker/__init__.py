@@ -52,11 +52,7 @@ def check_bytes(data: bytes, path: str = "<bytes>", limits: Limits | None = None
     paths where a file named by sha256 is looked for, before the folder of ``path``
     (``bases.py``)."""
     limits = limits or Limits()
-    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
-    if problem:  # refused before anything runs: a usage error, never a traceback
-        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
-    explicit = tuple(bases or ())
-    return budget.guarded(lambda: decide(data, path, limits, explicit), path, limits, guard)
+    return budget.guarded(lambda: decide(data, path, limits, tuple(bases or ())), path, limits, guard)
 
 
 def document(data: bytes, limits: Limits) -> Node:
@@ -110,8 +106,3 @@ def judge(read: Callable[[], Node], path: str, limits: Limits, explicit: tuple[s
     except Exception as exc:  # a checker bug: report it, never a traceback
         return Verdict(path, INTERNAL, kind, reason=f"{type(exc).__name__}: {str(exc)[:MAX_REASON_CHARS]}", seconds=time.perf_counter() - start, work=work)
     return Verdict(path, VALID, kind, outcome.summary, outcome.routes, seconds=time.perf_counter() - start, work=work, claim=outcome.claim)
-
-
-def worst_code(verdicts: list[Verdict]) -> int:
-    """The exit code for several files: the most severe verdict."""
-    return max((v.code for v in verdicts), default=VALID)  # Code is ordered by severity

@@ -15,11 +15,11 @@ import os
 import sys
 from typing import NoReturn, Protocol
 
-from . import Verdict, bounded, check_file, worst_code
+from . import Verdict, bounded, check_file
 from .budget import DIGITS, parse_overrides
 from .limits import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
 from .text import escape
-from .errors import CODE_NAMES
+from .errors import CODE_NAMES, VALID
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -96,6 +96,11 @@ def run(args: argparse.Namespace, prog: str = "python -m kernelbounds.checker", 
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 printing = False
     return worst_code(verdicts)
+
+
+def worst_code(verdicts: list[Verdict]) -> int:
+    """The exit code for several files: the most severe verdict."""
+    return max((v.code for v in verdicts), default=VALID)  # Code is ordered by severity
 
 
 def _json_line(verdict: Verdict) -> str:

@@ -152,7 +152,10 @@ def search(path: str, explicit: tuple[str, ...], limits: Limits) -> Search:
 def guarded(task: Callable[[], Verdict], path: str, limits: Limits, guard: bool) -> Verdict:
     """task() under the runtime guard (unless ``guard`` is off or both limits are 0): the
     child's own verdict, or exit 3 naming the budget it breached, or exit 4 for any other
-    death."""
+    death; exit 2 at once for unusable limits (a usage error, never a traceback)."""
+    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
+    if problem:
+        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
     if not (guard and _guard.active(limits.time_limit, limits.memory_limit)):
         return task()
     start = time.perf_counter()

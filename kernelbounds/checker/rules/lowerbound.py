@@ -24,9 +24,6 @@ from ..text import show
 from . import kernels, linearcode, orbits
 from .chains import MAX_K, SCOPE, VARIANTS, least_rank, low_bits, read_code, read_schedules
 
-__all__ = ["Family", "check", "least_rank"]
-
-
 class Family:
     """Rule chains-v1, row by row: keys needing (q, z, ..., z) and links needing (q, a, b, ..., b)."""
 
