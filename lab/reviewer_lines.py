@@ -22,6 +22,7 @@ import argparse
 import ast
 import subprocess
 import sys
+from dataclasses import dataclass
 
 from lab import REPO
 
@@ -111,10 +112,20 @@ def closure(start: set[str], edges: dict[str, set[str]]) -> set[str]:
     return seen
 
 
-def table(rev: str) -> tuple[dict[str, tuple[int, int, int, int]], tuple[int, int, int, int], dict[str, list[str]]]:
-    """({kind: (lines, code) of the soundness reading, then of soundness plus robustness},
-    the same four of the dispatcher alone, {kind: its own files in the robustness reading,
-    and "": the dispatcher's})."""
+@dataclass(frozen=True)
+class Reading:
+    """One kind's two readings: (lines, code) of the soundness reading and of soundness plus
+    robustness; the files each adds beyond the dispatcher's (for the dispatcher's own row:
+    its soundness files, then what the robustness layer adds)."""
+
+    sound: tuple[int, int]
+    full: tuple[int, int]
+    sound_files: list[str]
+    robust_files: list[str]
+
+
+def table(rev: str) -> tuple[dict[str, Reading], Reading]:
+    """({kind: its readings}, the dispatcher's readings) at `rev`."""
     src = sources(rev)
     known = {_module(p): p for p in src}
     kinds = registry(src["rules/__init__.py"])
@@ -133,14 +144,13 @@ def table(rev: str) -> tuple[dict[str, tuple[int, int, int, int]], tuple[int, in
     def size(files: set[str]) -> tuple[int, int]:
         return sum(len(src[f].splitlines()) for f in files), sum(code_lines(src[f]) for f in files)
 
-    out, own = {}, {"": sorted(core_all)}
+    out = {}
     for kind, name in sorted(kinds.items()):
         files = closure({f"rules/{name}.py"}, sound) | core  # the dispatcher is counted once, without the other rules
         extra = {estimates[kind]} if kind in estimates else set()
         everything = closure({f"rules/{name}.py"} | extra, cut) | core_all
-        out[kind] = size(files) + size(everything)
-        own[kind] = sorted(everything - core_all)
-    return out, size(core) + size(core_all), own
+        out[kind] = Reading(size(files), size(everything), sorted(files - core), sorted(everything - files - core_all))
+    return out, Reading(size(core), size(core_all), sorted(core), sorted(core_all - core))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,15 +159,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     results = [table(r) for r in args.revs]
     head = " | ".join(f"{r} soundness lines | code | + robustness lines | code" for r in args.revs)
-    print(f"| kind | {head} | files beyond the dispatcher ({args.revs[-1]}; on its row, the dispatcher's) |")
-    print("|---" * (2 + 4 * len(args.revs)) + "|")
-    core = " | ".join(" | ".join(map(str, c)) for _, c, _ in results)
-    print(f"| (dispatcher, every kind) | {core} | {', '.join(results[-1][2][''])} |")
-    kinds = sorted(set().union(*(t.keys() for t, _, _ in results)))
-    for kind in kinds:
-        cells = " | ".join(" | ".join(map(str, t[kind])) if kind in t else "- | - | - | -" for t, _, _ in results)
-        own = results[-1][2].get(kind, [])
-        print(f"| {kind} | {cells} | {', '.join(own)} |")
+    print(f"| kind | {head} | soundness files beyond the dispatcher ({args.revs[-1]}) | robustness adds |")
+    print("|---" * (3 + 4 * len(args.revs)) + "|")
+
+    def cells(r: Reading | None) -> str:
+        return "- | - | - | -" if r is None else f"{r.sound[0]} | {r.sound[1]} | {r.full[0]} | {r.full[1]}"
+
+    last = results[-1][1]
+    print(f"| (dispatcher, every kind) | {' | '.join(cells(c) for _, c in results)} | {', '.join(last.sound_files)} | {', '.join(last.robust_files)} |")
+    for kind in sorted(set().union(*(t.keys() for t, _ in results))):
+        own = results[-1][0].get(kind)
+        files = (", ".join(own.sound_files), ", ".join(own.robust_files)) if own else ("", "")
+        print(f"| {kind} | {' | '.join(cells(t.get(kind)) for t, _ in results)} | {files[0]} | {files[1]} |")
     return 0
 
 
