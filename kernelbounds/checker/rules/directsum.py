@@ -34,7 +34,6 @@ from itertools import combinations_with_replacement, product as cartesian
 from math import factorial
 
 from ..common import Outcome, expect_equal, rat, require_version
-from ..sizes import sized
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
@@ -52,11 +51,6 @@ MAX_TUPLES = 1_000_000  # multisets of orbits of the sum (each a few convolution
 
 
 # ----------------------------------------------------------------- work estimate
-
-
-def tolerant_components(doc: Node) -> list:
-    items = sized(doc, "components")
-    return items[:MAX_COMPONENTS] if isinstance(items, list) else []
 
 
 # ----------------------------------------------------------------- the components

@@ -10,7 +10,7 @@ from ..cost import op
 from .chains import MAX_K
 from .chains_work import l3_work, schedule_sizes
 from . import orbits
-from .directsum import COMPONENT_FIELDS, FIELDS, MAX_COMPONENTS, MAX_COPIES, MAX_TUPLES, OPTIONAL, tolerant_components
+from .directsum import COMPONENT_FIELDS, FIELDS, MAX_COMPONENTS, MAX_COPIES, MAX_TUPLES, OPTIONAL
 
 
 def tuple_sizes(doc: Node) -> tuple[int, int]:
@@ -56,3 +56,8 @@ def work(doc: Node, limits: Limits) -> int:
     longest = max((links for links, _, _ in sched), default=1)
     per_tuple = (m + 1) * entries * (2 * op(2 * n_bits) + 3) + (m + 1) * (longest + 4) * 4 + (m + 1) * 8
     return total + tuples * per_tuple + l3_work(2**n_bits, k, [b for _, _, b in sched]) + (m + 1) * (2 * k * n_bits + 64)
+
+
+def tolerant_components(doc: Node) -> list:
+    items = sized(doc, "components")
+    return items[:MAX_COMPONENTS] if isinstance(items, list) else []
