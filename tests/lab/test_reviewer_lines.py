@@ -1,29 +1,57 @@
 """lab/reviewer_lines.py against docs/soundness.md, "What a reviewer reads, per certificate
-kind": every checker module a kind's rule imports (transitively, at HEAD) is named in that
-kind's row or in the shared core the section lists first."""
+kind", and the layering it relies on: the doc's files and counts (both readings, lines and
+code lines) are the tool's at HEAD; only the dispatcher (and the command line) imports the
+robustness layer, so skipping it skips nothing a rule's check runs; every kind has exactly
+one rule and one work estimate."""
 
 import re
 from pathlib import Path
 
+from kernelbounds.checker import budget, rules
 from lab import reviewer_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_every_module_a_rule_imports_is_named_in_its_row_or_the_core():
+def _section() -> str:
     text = (ROOT / "docs" / "soundness.md").read_text()
     section = text[text.index("### What a reviewer reads, per certificate kind"):]
-    section = section[: section.find("\n## ")]
-    core_text, rows_text = section.split("| kind |", 1)
-    named = lambda s: {n.removeprefix("checker/") for n in re.findall(r"((?:checker/|rules/)?[a-z_]+\.py)", s)}  # noqa: E731
-    core = named(core_text) | {"__init__.py", "rules/__init__.py", "bases.py"}  # bases: resolving a named base, the dispatcher's
+    return section[: section.find("\n## ")]
+
+
+def _named(text: str) -> list[str]:
+    return sorted(n.removeprefix("checker/") for n in re.findall(r"((?:checker/|rules/)?[a-z_]+\.py) \(", text))
+
+
+def test_the_doc_states_the_tools_files_and_counts_for_every_kind():
+    section = _section()
+    kinds, core = reviewer_lines.table("HEAD")
+    assert _named(section[section.index("dispatcher's core,"):section.index(" lines (")]) == core.sound_files
+    assert _named(section[section.index("the\n  layer"):section.index("(reading limits")]) == core.robust_files
+    assert f"{core.sound[0]} lines ({core.sound[1]} code lines)" in section
+    assert f"with the core {core.full[0]} lines, {core.full[1]} code\n  lines" in section
     rows = {}
-    for line in rows_text.splitlines():
+    for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 3 and ".py" in cells[1]:
-            rows[cells[0].split(" (")[0]] = named(cells[1])
-    _, _, own = reviewer_lines.table("HEAD")
-    kinds = [k for k in own if k]
+        if len(cells) == 7 and cells[2].isdigit():
+            rows[cells[0].split(" (")[0]] = cells
     assert set(rows) == set(kinds)
-    missing = {k: sorted(set(own[k]) - rows[k] - core) for k in kinds}
-    assert not any(missing.values()), missing
+    for kind, reading in kinds.items():
+        cells = rows[kind]
+        assert _named(cells[1]) == reading.sound_files and _named(cells[4]) == reading.robust_files, kind
+        assert [int(c) for c in (cells[2], cells[3], cells[5], cells[6])] == [*reading.sound, *reading.full], kind
+
+
+def test_only_the_dispatcher_and_the_command_line_import_the_robustness_layer():
+    """reviewer_lines never follows an import of budget.py: that is sound only while no module
+    a reading follows imports it, except the dispatcher (whose calls decide nothing)."""
+    src = reviewer_lines.sources("HEAD")
+    known = {reviewer_lines._module(p): p for p in src}
+    importers = {p for p, text in src.items() if reviewer_lines.ROBUSTNESS in reviewer_lines.imports(p, text, known)}
+    assert importers <= {"__init__.py", "__main__.py"} and "__init__.py" in importers
+
+
+def test_every_kind_has_one_rule_and_one_estimate():
+    assert set(rules.REGISTRY) == set(budget.ESTIMATES) and set(rules.NAMING) == set(budget.NAMING_ESTIMATES)
+    assert not set(rules.REGISTRY) & set(rules.NAMING)
+    assert all(not hasattr(rule, "work") or rule in budget.ESTIMATES.values() for rule in rules.REGISTRY.values())
