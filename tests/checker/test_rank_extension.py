@@ -274,6 +274,23 @@ def test_standard_input_has_no_folder_but_explicit_paths(tmp_path, monkeypatch):
     assert check_file("-", bases=[str(tmp_path / "base.json")]).ok
 
 
+def test_candidates_ahead_of_the_base_raise_the_estimate_by_their_bytes(tmp_path):
+    """The search reads every candidate before the base: 16 MiB of them cost at least
+    16 MiB / SEARCH_BYTES units more, and a budget that covers the rest but not the search
+    is a resource limit at /base/sha256 (the estimate once ignored the search: 1000 units)."""
+    base, doc = _ext_doc(1)
+    doc["base"].pop("name")
+    _folder(tmp_path, base, {"e.json": doc}, base_name="z-base.json")
+    plain = _check(tmp_path / "e.json")
+    for i in range(4):
+        (tmp_path / f"a-decoy{i}.json").write_bytes(b" " * 2**22)
+    crowded = _check(tmp_path / "e.json")
+    assert plain.ok and crowded.ok
+    assert crowded.work - plain.work >= 2**24 // 4
+    v = _check(tmp_path / "e.json", limits=Limits(work_budget=plain.work + 2**20))
+    assert v.code == 3 and v.pointer in ("", "/base/sha256"), v.line()
+
+
 def test_the_estimate_bounds_the_search_for_the_base_before_it_starts(tmp_path, monkeypatch):
     """The work estimate counts every byte the search may read (the candidates' sizes, from
     the folder's listing, before any is read): a folder of large decoys ahead of the base
