@@ -4,23 +4,18 @@ This package imports nothing from the rest of kernelbounds.  ``check_file`` retu
 :class:`Verdict` whose ``code`` is the process exit code:
 0 valid, 1 invalid claim, 2 malformed input, 3 resource limit, 4 internal error.
 
-**The rule protocol** (docs/soundness.md, "Work estimate").  ``rules.REGISTRY`` maps a
-certificate kind to its rule module, which exposes two functions:
+**The rule protocol.**  ``rules.REGISTRY`` maps a certificate kind to its rule module, whose
+``check(doc: Node, limits: Limits) -> Outcome`` is the verification itself; a kind whose
+certificates name other files by sha256 is in ``rules.NAMING`` and is handed, for each
+check, the service its module makes (``service``: rank-extension's ``bases.Bases``).
 
-* ``work(doc: Node, limits: Limits) -> int``: an upper bound on the elementary operations
-  ``check`` will perform, in the units of ``limits.py`` (``op``, ``mul``, ``frac``: one
-  unit is about 100 ns on one core; a big number's operation costs by its bit size),
-  computed from the document's sizes and string lengths before any work (reading the
-  document is allowed, deriving its numbers is not).  It may raise ``Malformed`` for a
-  document it cannot size.  Optional routes that ``check`` skips when they do not fit
-  must use the same decision in both functions.
-* ``check(doc: Node, limits: Limits) -> Outcome``: the verification itself.
-
-``check_bytes`` calls ``work`` first and refuses with exit 3 (at the pointer ``""``)
-when the estimate exceeds ``limits.work_budget``; a new rule module joins by adding
-itself to the registry with both functions (``rules.Rule``, a typing Protocol that mypy
-checks every registered module against).  Behind the estimate, the runtime guard
-(``guard.py``) runs every check, of every kind, in a child process whose CPU time and
+What decides a verdict is this module's ``judge`` and the rule (the soundness reading of
+docs/soundness.md, "What a reviewer reads").  Around it the robustness layer
+(``budget.py``) bounds the resources and decides nothing: the reading limits before the
+text is parsed, the kind's work estimate (``budget.ESTIMATES``: an upper bound on the
+check's elementary operations in the units of ``cost.py``, from the document's sizes before
+any work; over ``limits.work_budget`` is exit 3 at the pointer ``""``), and the runtime guard
+(``guard.py``), which runs every check, of every kind, in a child process whose CPU time and
 memory the kernel limits (``limits.time_limit``, ``limits.memory_limit``), so a wrong
 estimate costs at most the budget and gives exit 3, never a runaway.
 """

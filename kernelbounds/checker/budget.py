@@ -41,7 +41,9 @@ class Estimate(Protocol):
     """A kind's work estimate: an upper bound on the elementary operations its rule's check
     performs (limits.py units), from the document's sizes before any work (reading the
     document is allowed, deriving its numbers is not); it may raise Malformed or
-    LimitExceeded for a document it cannot size."""
+    LimitExceeded for a document it cannot size.  An optional route that the check skips
+    when it does not fit takes the same decision in both (the check imports that decision
+    from the estimate module, which then counts in its soundness reading)."""
 
     def work(self, doc: Node, limits: Limits) -> int:
         ...

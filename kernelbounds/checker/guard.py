@@ -24,8 +24,8 @@ signal handler raises) and, from the main thread, on a SIGTERM whose action is t
 default (then dies of that SIGTERM itself), so no check outlives the process that
 asked for it.  The limits are bounded before they reach the kernel
 (``Limits.guard_problem``; ``MAX_WALL`` and ``MAX_ADDRESS`` here as a second line).
-The guard sits in the dispatcher (``check_bytes``), so every kind, present and future,
-runs under it without code of its own.  ``time_limit = 0`` and ``memory_limit = 0``
+The dispatcher (``check_bytes``) runs every check through it (``budget.guarded``), so
+every kind, present and future, runs under it without code of its own.  ``time_limit = 0`` and ``memory_limit = 0``
 switch the respective limit off; with both off the check runs in process.
 """
 
