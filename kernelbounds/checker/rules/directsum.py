@@ -50,9 +50,6 @@ MAX_COPIES = 64
 MAX_TUPLES = 1_000_000  # multisets of orbits of the sum (each a few convolutions and one row count)
 
 
-# ----------------------------------------------------------------- work estimate
-
-
 # ----------------------------------------------------------------- the components
 
 
