@@ -374,7 +374,7 @@ def test_every_level_family_needs_rank_5_at_m4_n3():
 def test_work_estimate_grows_with_the_document_and_needs_no_checking():
     from kernelbounds.checker import Limits
     from kernelbounds.checker.jsonread import Node
-    from kernelbounds.checker.rules.levelfamily import work
+    from kernelbounds.checker.rules.levelfamily_work import work
 
     small = _doc("upper-any-m08-n3.json")
     big = copy.deepcopy(small)
