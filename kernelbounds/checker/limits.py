@@ -32,7 +32,7 @@ class Limits:
     max_linear_dim: int = 22  # linear-code certificates enumerate 2^k codewords
     max_feature_work: int = 50_000_000  # rank certificates of feature kernels: tokens^2 x dimension
     work_budget: int = 600_000_000  # the work estimate's budget in units (about 60 s)
-    max_orbit_work: int = 120_000_000  # lower bounds in the orbit form (rules/orbits.work_orbits)
+    max_orbit_work: int = 120_000_000  # lower bounds in the orbit form (rules/orbits_work.work_orbits)
     max_orbit_words: int = 4_000_000  # code words held in memory by the orbit form
     max_parse_bytes: int = 1_200_000_000  # memory estimate for parsing the JSON text (json_memory)
     time_limit: int = 60  # runtime guard (checker/guard.py): CPU seconds of the check; 0 = off

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from kernelbounds.bits import to_str
 from kernelbounds.checker.jsonread import Node
 from kernelbounds.checker.limits import Limits
-from kernelbounds.checker.rules import orbits
+from kernelbounds.checker.rules import orbits, orbits_work
 from lab import orbit_closure_v1 as oracle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,7 +157,7 @@ def sum_rows(rows: list[int], x: int) -> int:
 
 @pytest.mark.parametrize("part", committed_codes() + listed_versions())
 def test_the_work_estimate_counts_what_the_route_does(part, monkeypatch):
-    """orbit_counts (the work estimate's items, from the sizes alone) equals a count taken
+    """orbit_counts (rules/orbits_work.py: the work estimate's items, from the sizes alone) equals a count taken
     by instrumenting the route's maps and rows on the committed code (the linear
     enumeration's 2^k - 1 Gray steps are its loop's range)."""
     counted: dict[str, int] = dict.fromkeys(("table_entries", "lookups", "images", "popcounts"), 0)
@@ -193,7 +193,7 @@ def test_the_work_estimate_counts_what_the_route_does(part, monkeypatch):
     node, m, words, code = read_code(part)
     action = orbits.check_automorphisms(node, orbits.read_permutations(node["symmetry"]["permutations"], m), words, code)
     orbits.check_orbit_claims(node["claims"], words, action, m)
-    estimate = orbits.orbit_counts(node, Limits())
+    estimate = orbits_work.orbit_counts(node, Limits())
     assert {item: estimate[item] for item in counted} == counted
     assert estimate["words"] == len(words)
     if "linear" in part["code"]:

@@ -8,7 +8,7 @@ import pytest
 
 from kernelbounds.checker.jsonread import Node
 from kernelbounds.checker.limits import Limits
-from kernelbounds.checker.rules.orbits import work_orbits
+from kernelbounds.checker.rules.orbits_work import work_orbits
 from kernelbounds.lowerbounds import assemble
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from kernelbounds.lowerbounds import orbitform
 from kernelbounds.lowerbounds import witness as witness_module
 from kernelbounds.certificate import canonical_json
 from kernelbounds.checker import Limits, check_bytes
-from kernelbounds.checker.rules import chains, orbits as orbit_rule
+from kernelbounds.checker.rules import chains, orbits_work
 from kernelbounds.checker.rules.lowerbound import Family
 from kernelbounds.lowerbounds.codes import Code
 from kernelbounds.lowerbounds.codes.library import linear_candidates
@@ -225,7 +225,7 @@ def test_listed_orbit_certificates_reject_a_non_automorphism():
 
 
 def test_orbit_work_over_the_limit_is_refused_before_any_work(rm5_doc):
-    need = orbit_rule.work_orbits(lowerbound_node(rm5_doc), Limits())
+    need = orbits_work.work_orbits(lowerbound_node(rm5_doc), Limits())
     v = verdict(rm5_doc, Limits().with_overrides(max_orbit_work=need - 1))
     assert v.code == 3 and v.pointer == "/symmetry"
     assert verdict(rm5_doc, Limits().with_overrides(max_orbit_work=need)).code == 0

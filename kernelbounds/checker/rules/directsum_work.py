@@ -9,7 +9,7 @@ from ..limits import Limits, require
 from ..cost import op
 from .chains import MAX_K
 from .chains_work import l3_work, schedule_sizes
-from . import orbits
+from .orbits_work import work_orbits
 from .directsum import COMPONENT_FIELDS, FIELDS, MAX_COMPONENTS, MAX_COPIES, MAX_TUPLES, OPTIONAL
 
 
@@ -33,7 +33,7 @@ def tuple_sizes(doc: Node) -> tuple[int, int]:
 
 def work(doc: Node, limits: Limits) -> int:
     """Closed form, from the sizes before any work: each component's orbit-form work
-    (orbits.work_orbits: enumeration, tables, closure, one row of N popcounts per orbit),
+    (orbits_work.work_orbits: enumeration, tables, closure, one row of N popcounts per orbit),
     then per multiset of orbits (rule DS2) the convolutions (at most m + 1 nonzero counts
     of at most 2 log2 N bits times each copy's gap entries), the row's gap set and its
     closed-form row count, and L3 over the distinct chain products."""
@@ -46,7 +46,7 @@ def work(doc: Node, limits: Limits) -> int:
     for c in components:
         c.obj(COMPONENT_FIELDS)
         c["claims"].obj({"code_size", "orbits"})
-        total += orbits.work_orbits(c, limits)
+        total += work_orbits(c, limits)
         size = small_int(sized(c["claims"], "code_size"), 2, 0)
         n_bits += size.bit_length() * small_int(sized(c, "copies"), 1, 1, MAX_COPIES)
     require(total <= limits.max_orbit_work, "/components", "the components' orbit-form work", total, limits.max_orbit_work)

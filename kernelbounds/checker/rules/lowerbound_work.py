@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ..sizes import length, sized, small_int
 from ..jsonread import Node
-from ..limits import Limits
+from ..limits import Limits, require
 from ..cost import op
-from . import orbits
+from .orbits_work import work_orbits
 from .chains import MAX_K
 from .chains_work import l3_work, schedule_sizes
 
@@ -18,7 +18,9 @@ def work(doc: Node, limits: Limits) -> int:
     k = small_int(sized(doc["claims"], "k"), MAX_K, 1, MAX_K)
     sched = schedule_sizes(doc, n, m)
     if doc.has("symmetry"):
-        return orbits.work_orbits(doc, limits) + l3_work(2**23, k, [b for _, _, b in sched])
+        orbit = work_orbits(doc, limits)
+        require(orbit <= limits.max_orbit_work, "/symmetry", "the orbit route's work", orbit, limits.max_orbit_work)
+        return orbit + l3_work(2**23, k, [b for _, _, b in sched])
     if doc["code"].has("linear"):
         return work_linear(doc, m, n, k, sched, limits)
     words = sized(doc["code"], "words")
@@ -36,8 +38,6 @@ def work(doc: Node, limits: Limits) -> int:
         total += big_n * big_n * max(chain, default=1) + family * (n * 3 + 10)  # rows, then the family's tuples
         total += length(listed) * n * (4 * op(m) + 3)  # reading and hashing the listed inputs
     return total
-
-
 
 
 def work_linear(doc: Node, m: int, n: int, k: int, sched: list[tuple[int, int, int]], limits: Limits) -> int:

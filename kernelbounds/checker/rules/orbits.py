@@ -19,6 +19,9 @@ The code is a listed constant-weight code or the weight-w words of a binary line
   O5  S_k = sum_O |O| sum_g count_O(g) P(g)^(-2k); bound = least r with
       C(r+k-1, k) > N^2 / (N + S_k); min_product = least P(g) over the occurring gaps;
   O6  the chains-v1 witness family, counted in closed form per orbit (constant weight).
+O0, the bound on this work from the sizes (over max_orbit_work or max_orbit_words: exit 3
+before any of it), is the robustness layer's: rules/orbits_work.py, in the estimates of
+lower-bound and direct-sum.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ..common import Outcome, expect_equal, rat, require_version
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
-from ..limits import Limits, op, require
+from ..limits import Limits
 from ..text import show
 from .chains import MAX_K, SCOPE, constant_weight_row_count, least_rank, placements, read_schedules
 from . import kernels
@@ -44,51 +47,6 @@ MAX_PERMUTATIONS = 64
 def chunk_bits(m: int) -> int:
     """Bits per lookup table when permuting a word (16 up to m = 128, else 8)."""
     return 16 if m <= 128 else 8
-
-
-def table_sizes(bits: int) -> list[int]:
-    """The entries of each lookup table of a LinearMap on `bits`-bit vectors."""
-    b = chunk_bits(bits)
-    return [2 ** min(b, bits - start) for start in range(0, bits, b)]
-
-
-# The orbit route's cost per counted item, in units of limits.py's cost model (about 100 ns):
-# timed on RM(2,6) weight 32 (docs/certificate-format-v2.md, O0), each rounded up.
-COST = {"gray_steps": 2, "words": 2, "table_entries": 2, "lookups": 1, "images": 3, "popcounts": 1, "row_bits": 1}
-
-
-def orbit_counts(doc: Node, limits: Limits) -> dict[str, int]:
-    """What the orbit route does, counted from the sizes before any work (N: a linear code's
-    claimed code_size, its enumeration stops beyond it; the orbits are disjoint, so the
-    closure applies each map to at most N indices): a linear code's 2^k - 1 Gray steps;
-    the N words kept; per permutation its lookup tables (on k-bit message vectors, or on
-    m-bit listed words); the lookups and images of N x permutations (a listed code's
-    automorphism test maps every word once more); one row of N popcounts per claimed
-    orbit; a linear code's rows permuted bit by bit and reduced (permutations x k x (m + k))."""
-    m = doc["m"].int(1, limit=limits.max_m)
-    perms = len(doc["symmetry"]["permutations"].list(MAX_PERMUTATIONS))
-    claims = doc["claims"]
-    orbit_count = len(claims["orbits"].list(limits.max_orbit_words))
-    code = doc["code"]
-    if code.has("linear"):
-        dim = len(code["linear"]["generator"].list(limits.max_linear_dim))
-        n_words = claims["code_size"].int(0, limit=limits.max_orbit_words)
-        tables = table_sizes(dim)
-        return {"gray_steps": 2**dim - 1, "words": n_words, "table_entries": perms * sum(tables), "lookups": n_words * perms * len(tables),
-                "images": n_words * perms, "popcounts": orbit_count * n_words, "row_bits": perms * dim * (m + dim)}
-    n_words = len(code["words"].list(limits.max_orbit_words))
-    tables = table_sizes(m)
-    return {"gray_steps": 0, "words": n_words, "table_entries": perms * sum(tables), "lookups": n_words * perms * len(tables),
-            "images": 2 * n_words * perms, "popcounts": orbit_count * n_words, "row_bits": 0}
-
-
-def work_orbits(doc: Node, limits: Limits) -> int:
-    """An upper bound on the orbit route's work in units: orbit_counts, each item at its
-    COST, and an operation on an m-bit word (a Gray step, a lookup on a listed word, a
-    popcount) at op(m) times its cost."""
-    m = doc["m"].int(1, limit=limits.max_m)
-    wide = {"gray_steps", "lookups", "popcounts"} if not doc["code"].has("linear") else {"gray_steps", "popcounts"}
-    return sum(COST[item] * count * (op(m) if item in wide else 1) for item, count in orbit_counts(doc, limits).items())
 
 
 def read_permutations(node: Node, m: int) -> list[list[int]]:
@@ -364,8 +322,6 @@ def check_per_entry_bound(claims: Node, products: Counter[int], big_n: int, k: i
 def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel: str = "nonnegative") -> Outcome:
     sym = doc["symmetry"].obj({"permutations"})
     require_version(doc, sym, 2, "the orbit form (/symmetry)")
-    work = work_orbits(doc, limits)
-    require(work <= limits.max_orbit_work, "/symmetry", "the orbit route's work", work, limits.max_orbit_work)
     linear = doc["code"].has("linear")
     doc["code"].obj({"linear"} if linear else {"words"}, {"name"})
     name = doc["code"]["name"].str() if doc["code"].has("name") else ("linear" if linear else "listed")
