@@ -39,7 +39,7 @@ from ..limits import Limits
 from ..text import show
 from .chains import MAX_K, SCOPE, constant_weight_row_count, least_rank, placements, read_schedules
 from . import kernels
-from .linear import independent
+from .linear import coordinates, independent, message_basis
 
 MAX_PERMUTATIONS = 64
 
@@ -167,36 +167,6 @@ class Action(NamedTuple):
     order: list[int]
 
 
-def coordinates(basis: dict[int, tuple[int, int]], word: int) -> int | None:
-    """The message vector x of `word` over an echelon basis {leading bit: (r, x_r)} in which
-    each r is the XOR of the rows in x_r (None: word is outside the span)."""
-    x = 0
-    while word:
-        top = word.bit_length() - 1
-        if top not in basis:
-            return None
-        r, x_r = basis[top]
-        word ^= r
-        x ^= x_r
-    return x
-
-
-def message_basis(rows: list[int]) -> dict[int, tuple[int, int]]:
-    """An echelon basis {leading bit: (r, x_r)} of the rows' span with r the XOR of the rows
-    in x_r (the rows are independent: linear_words refused dependent ones)."""
-    basis: dict[int, tuple[int, int]] = {}
-    for t, r in enumerate(rows):
-        x = 1 << t
-        while r and r.bit_length() - 1 in basis:
-            b, x_b = basis[r.bit_length() - 1]
-            r ^= b
-            x ^= x_b
-        if not r:
-            raise AssertionError("the generator rows were checked independent")
-        basis[r.bit_length() - 1] = (r, x)
-    return basis
-
-
 def check_automorphisms(doc: Node, images: list[list[int]], words: list[int], code: list[int] | tuple[list[int], list[int]]) -> Action:
     """O1, and the permutations' action on the words' indices.  `code` is the listed words'
     list, or (generator rows, message vectors) of a linear code: a permutation is checked
@@ -206,6 +176,8 @@ def check_automorphisms(doc: Node, images: list[list[int]], words: list[int], co
     if isinstance(code, tuple):
         rows, messages = code
         basis = message_basis(rows)
+        if basis is None:
+            raise AssertionError("the generator rows were checked independent (linear_words)")
         weight = words[0].bit_count()
         maps: list[Callable[[list[int]], list[int]]] = []
         for p, perm in enumerate(images):
