@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import pairwise
-from math import lcm
 
 from .errors import Invalid, Malformed
 from .jsonread import Node
@@ -12,22 +10,6 @@ from .text import show
 
 FORMAT = "kernelbounds-certificate"
 VERSIONS = (1, 2)  # v2 = v1 plus the kinds and fields of docs/certificate-format-v2.md
-
-
-def scale_to_ints(values: list[Fraction]) -> tuple[list[int], int]:
-    """(integers, d) with values[i] = integers[i] / d and d > 0."""
-    d = lcm(*(v.denominator for v in values)) if values else 1
-    return [v.numerator * (d // v.denominator) for v in values], d
-
-
-def differences(values: list[Fraction]) -> list[Fraction]:
-    """The forward differences at 0: [(Delta^j v)(0) for j = 0..len(values) - 1] (the level
-    expansion v(l) = sum_j (Delta^j v)(0) C(l, j), THEORY U4)."""
-    out, row = [], list(values)
-    while row:
-        out.append(row[0])
-        row = [b - a for a, b in pairwise(row)]
-    return out
 
 
 def rat(x: Fraction) -> str:

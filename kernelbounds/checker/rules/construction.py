@@ -18,7 +18,8 @@ from fractions import Fraction
 from itertools import combinations_with_replacement, islice
 from math import comb, lcm
 
-from ..common import Outcome, expect_equal, rat, scale_to_ints
+from ..common import Outcome, expect_equal, rat
+from ..rational import scale_to_ints
 from .. import claims as claim_of
 from ..text import show
 from ..errors import Invalid

@@ -30,7 +30,8 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from . import modrank
-from ..common import Outcome, expect_equal, rat, require_version, scale_to_ints
+from ..common import Outcome, expect_equal, rat, require_version
+from ..rational import scale_to_ints
 from ..sizes import read_cost, row_height
 from .. import claims as claim_of
 from ..errors import Invalid

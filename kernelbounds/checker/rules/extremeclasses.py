@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from ..common import scale_to_ints
+from ..rational import scale_to_ints
 
 HALF = Fraction(1, 2)
 

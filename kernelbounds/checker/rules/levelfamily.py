@@ -27,7 +27,8 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb, isqrt
 
-from ..common import Outcome, differences, expect_equal, rat, require_version, scale_to_ints
+from ..common import Outcome, expect_equal, rat, require_version
+from ..rational import differences, scale_to_ints
 from ..sizes import row_height
 from .. import claims as claim_of
 from ..errors import Invalid, Malformed

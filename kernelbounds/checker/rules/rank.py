@@ -16,7 +16,8 @@ from fractions import Fraction
 from math import comb, lcm
 from operator import itemgetter
 
-from ..common import Outcome, differences, expect_equal
+from ..common import Outcome, expect_equal
+from ..rational import differences
 from ..text import show
 from ..errors import Invalid, LimitExceeded
 from ..jsonread import Node
