@@ -11,9 +11,12 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from math import comb
 
+from ..binomial import confirm_least_rank
+from ..common import expect_equal
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits
+from . import kernels
 
 VARIANTS = ("position-independent", "position-dependent", "causal")
 SCOPE = {
@@ -91,6 +94,21 @@ def least_rank(k: int, x: Fraction) -> int:
     return lo
 
 
+def check_per_entry_bound(claims: Node, products: Mapping[int, int], big_n: int, k: int, kernel: str, over: str) -> tuple[int, Fraction, int, int]:
+    """L3 per entry (B4; orbit form O5, direct sum DS4): min_product = the least P over the ordered pairs (`products`: P -> pairs);
+    S_k = sum_P pairs / P^(2k), x = N^2/(N + S_k), l3 = the least r with C(r+k-1, k) > x, and
+    the claimed bound = l3 (minus 1 for a signed kernel, THEORY L8).  Returns (min_product, x, l3, bound)."""
+    min_product = min(products)
+    expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, f"the least chain product P(g) over {over}")
+    s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
+    x = Fraction(big_n * big_n) / (big_n + s_k)
+    l3 = least_rank(k, x)
+    confirm_least_rank(k, x, l3)  # second route: closed-form bracket
+    bound = kernels.chain_bound(l3, kernel)
+    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {float(x):.6g}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
+    return min_product, x, l3, bound
+
+
 def placements(variant: str, n: int) -> int:
     """Mixed inputs per link: n - 1 placements for position-dependent maps (L5), else one."""
     return n - 1 if variant == "position-dependent" else 1
@@ -113,8 +131,3 @@ def constant_weight_row_count(n_words: int, row_gaps: Iterable[int], schedules: 
         interior.update(levels[1:-1])
         prefix.update(zip(levels[:-2], levels[1:-1], strict=True))  # the links before the last
     return n_words + len(interior) + per_link * (len(prefix) + n_words - 1)
-
-
-# ----------------------------------------------------------------- work estimate
-
-

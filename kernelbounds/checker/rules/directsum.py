@@ -39,7 +39,7 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits
 from ..text import show
-from .chains import MAX_K, SCOPE, VARIANTS, constant_weight_row_count, placements, read_schedules
+from .chains import MAX_K, SCOPE, VARIANTS, check_per_entry_bound, constant_weight_row_count, placements, read_schedules
 from . import kernels, orbits
 
 FIELDS = {"format", "version", "kind", "m", "n", "variant", "queries", "components", "schedules", "witness", "claims"}
@@ -175,7 +175,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     products: Counter[int] = Counter()
     for g, cnt in gap_counts.items():
         products[schedules[g][1]] += cnt
-    min_product, x, l3, bound = orbits.check_per_entry_bound(claims, products, big_n, k, kernel, "the occurring gaps of the sum")
+    min_product, x, l3, bound = check_per_entry_bound(claims, products, big_n, k, kernel, "the occurring gaps of the sum")
 
     # DS5: the witness family in closed form per tuple
     witness = doc["witness"].obj({"rule"})

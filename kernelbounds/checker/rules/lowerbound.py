@@ -11,10 +11,8 @@ Checked facts (docs/certificate-format-v1.md, "lower-bound"), THEORY §3 L1-L4:
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 from itertools import pairwise
 
-from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, rat
 from .. import claims as claim_of
 from ..errors import Invalid
@@ -22,7 +20,7 @@ from ..jsonread import Node
 from ..limits import Limits, require
 from ..text import show
 from . import kernels, linearcode, orbits
-from .chains import MAX_K, SCOPE, VARIANTS, least_rank, low_bits, read_code, read_schedules
+from .chains import MAX_K, SCOPE, VARIANTS, check_per_entry_bound, low_bits, read_code, read_schedules
 
 class Family:
     """Rule chains-v1, row by row: keys needing (q, z, ..., z) and links needing (q, a, b, ..., b)."""
@@ -114,14 +112,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
         if witness.has("inputs"):
             listed_rows.append(family.row(i, gaps))
 
-    min_product = min(products)
-    expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, "the least chain product P_ij")
-    s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
-    x = Fraction(big_n * big_n) / (big_n + s_k)
-    l3 = least_rank(k, x)
-    confirm_least_rank(k, x, l3)  # second route: closed-form bracket
-    bound = kernels.chain_bound(l3, kernel)
-    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {rat(x)}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
+    _, x, l3, bound = check_per_entry_bound(claims, products, big_n, k, kernel, "the ordered pairs")
     expect_equal(claims["witness_inputs"], claims["witness_inputs"].int(0), count, "the number of witness inputs")
     routes = [
         f"code: N = {big_n} distinct words, every ordered pair has a schedule; chain products {show(dict(sorted(products.items())))}",
@@ -157,8 +148,3 @@ def check_listed(node: Node, rows: list[tuple[int, set[int], set[tuple[int, int]
         raise Invalid(node.pointer, f"{len(listed) - len(expected)} listed inputs are not in the rule's family")
     if len(listed) != count:
         raise Invalid(node.pointer, f"the listed family has {len(listed)} inputs, the count gives {count}")
-
-
-# ----------------------------------------------------------------- work estimate
-
-

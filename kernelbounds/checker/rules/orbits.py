@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from fractions import Fraction
 from typing import NamedTuple
 
 from ..common import Outcome, expect_equal, rat, require_version
@@ -37,7 +36,7 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits
 from ..text import show
-from .chains import MAX_K, SCOPE, constant_weight_row_count, least_rank, placements, read_schedules
+from .chains import MAX_K, SCOPE, check_per_entry_bound, constant_weight_row_count, placements, read_schedules
 from . import kernels
 from .linear import coordinates, independent, message_basis
 
@@ -275,20 +274,6 @@ def check_histogram(node: Node, hist: Counter) -> None:
     absent = sorted(set(hist) - set(seen))
     if absent:
         raise Invalid(node.pointer, f"omits gap {absent[0]}, which occurs {hist[absent[0]]} times in this row")
-
-
-def check_per_entry_bound(claims: Node, products: Counter[int], big_n: int, k: int, kernel: str, over: str) -> tuple[int, Fraction, int, int]:
-    """O5 (and DS4): min_product = the least P over the ordered pairs (`products`: P -> pairs);
-    S_k = sum_P pairs / P^(2k), x = N^2/(N + S_k), l3 = the least r with C(r+k-1, k) > x, and
-    the claimed bound = l3 (minus 1 for a signed kernel, THEORY L8).  Returns (min_product, x, l3, bound)."""
-    min_product = min(products)
-    expect_equal(claims["min_product"], claims["min_product"].int(0), min_product, f"the least chain product P(g) over {over}")
-    s_k = sum((Fraction(c, p ** (2 * k)) for p, c in products.items()), Fraction(0))
-    x = Fraction(big_n * big_n) / (big_n + s_k)
-    l3 = least_rank(k, x)
-    bound = kernels.chain_bound(l3, kernel)
-    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > N^2/(N+S_k) = {float(x):.6g}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
-    return min_product, x, l3, bound
 
 
 def check_orbits(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel: str = "nonnegative") -> Outcome:
