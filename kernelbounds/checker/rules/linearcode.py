@@ -14,9 +14,7 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 
-from ..binomial import confirm_least_rank
 from ..common import Outcome, expect_equal, rat
 from .. import claims as claim_of
 from ..text import show
@@ -24,7 +22,7 @@ from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits
 from . import kernels
-from .chains import MAX_K, SCOPE, least_rank, read_schedules
+from .chains import MAX_K, SCOPE, check_per_entry_bound, read_schedules
 from .linear import independent
 
 
@@ -59,11 +57,8 @@ def check_linear(doc: Node, m: int, n: int, variant: str, limits: Limits, kernel
     expect_equal(claims["min_distance"], claims["min_distance"].int(0), d_min, "the minimum distance")
     expect_equal(claims["min_product"], claims["min_product"].int(0), product, "the schedule's chain product")
     k = claims["k"].int(1, MAX_K)
-    x = Fraction(size * size) / (size + Fraction(size * (size - 1), product ** (2 * k)))
-    l3 = least_rank(k, x)
-    confirm_least_rank(k, x, l3)  # second route: closed-form bracket
-    bound = kernels.chain_bound(l3, kernel)
-    expect_equal(claims["bound"], claims["bound"].int(0), bound, f"the bound (least r with C(r+{k}-1, {k}) > {float(x):.6g}{'' if bound == l3 else ', minus 1 for a signed kernel (THEORY L8)'})")
+    # BL4 is the per-entry L3 with all N(N-1) ordered pairs at the one product P
+    _, x, l3, bound = check_per_entry_bound(claims, {product: size * (size - 1)}, size, k, kernel, "the ordered pairs (each at least the schedule's)")
     links = len(levels) - 1
     per_link = n - 1 if variant == "position-dependent" else 1
     count = size * (size + (links - 1) + per_link * ((links - 1) + size - 1))

@@ -63,7 +63,7 @@ def read_permutations(node: Node, m: int) -> list[list[int]]:
 class LinearMap:
     """The F_2-linear map sending bit i to the vector columns[i], applied by table lookups
     on chunks of chunk_bits(len(columns)) bits (table[x] = XOR of the columns of x's bits).
-    A coordinate permutation is the map with columns[i] = 1 << images[i] (see permutation)."""
+    A coordinate permutation is the map with columns[i] = 1 << images[i]."""
 
     def __init__(self, columns: list[int]):
         self.bits = chunk_bits(len(columns))
@@ -101,11 +101,6 @@ class LinearMap:
 def permute(word: int, images: list[int]) -> int:
     """One word under the coordinate permutation moving bit i to bit images[i]."""
     return sum(1 << images[i] for i in range(len(images)) if word >> i & 1)
-
-
-def permutation(images: list[int]) -> LinearMap:
-    """The coordinate permutation moving bit i to bit images[i]."""
-    return LinearMap([1 << i for i in images])
 
 
 def linear_words(doc: Node, m: int, limits: Limits) -> tuple[list[int], list[int], list[int], str]:
@@ -195,7 +190,7 @@ def check_automorphisms(doc: Node, images: list[list[int]], words: list[int], co
     position = {w: j for j, w in enumerate(words)}
     listed: list[Callable[[list[int]], list[int]]] = []
     for p, perm in enumerate(images):
-        found = [position.get(y, -1) for y in permutation(perm).apply_all(words)]
+        found = [position.get(y, -1) for y in LinearMap([1 << i for i in perm]).apply_all(words)]
         if -1 in found:
             raise Invalid(node[p].pointer, f"not an automorphism: it maps code word {found.index(-1)} outside the code")
         listed.append(positions(found))
