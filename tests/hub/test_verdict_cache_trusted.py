@@ -242,11 +242,10 @@ def test_a_verdict_on_other_files_is_decided_again_when_they_change(tmp_path, mo
 
 
 def test_every_kind_that_looks_for_other_files_is_never_cached():
-    """The kinds whose rule searches for a file it names (checker/bases.py: ``bases.resolve``)
-    are exactly those the cache never keeps."""
-    import inspect
-
+    """The kinds whose rule is handed the files it names by sha256 (checker/rules.NAMING: the
+    service of checker/bases.py over the search of checker/search.py) are exactly those the
+    cache never keeps."""
     from kernelbounds.checker import rules
 
-    searching = {kind for kind, rule in rules.REGISTRY.items() if "bases.resolve(" in inspect.getsource(rule)}
-    assert searching == set(cache.NAMING_KINDS) and all(cache.depends_on_other_files(k) for k in searching)
+    assert rules.NAMING and set(rules.NAMING) == set(cache.NAMING_KINDS) and all(cache.depends_on_other_files(k) for k in rules.NAMING)
+    assert not any(cache.depends_on_other_files(k) for k in rules.REGISTRY)
