@@ -227,12 +227,13 @@ def read(k) -> bytes:
 def base_of(k) -> tuple[str | None, bytes]:
     """(hinted name, bytes) of the file the certificate behind a claim names by sha256 (a
     rank extension's base, THEORY U7+), found by the checker's own resolver
-    (``checker.bases.resolve``: in the claim's folder, the user's or the shipped set, the
+    (``checker.budget.search``, the search the rank-extension rule is handed: in the claim's folder, the user's or the shipped set, the
     hinted name, then every ``*.json`` file, then the shipped file of the hinted name; only
     bytes with exactly the named sha256 count), so they are the bytes the checker accepted
     with the claim.  ValueError when the certificate names no base; StaleIndex when a
     shipped base is gone, ValueError when a user folder's is (removed after the check)."""
-    from ..checker import Limits, bases
+    from ..checker import Limits
+    from ..checker.budget import search
 
     doc = json.loads(read(k))
     named = doc.get("base") if isinstance(doc, dict) else None
@@ -240,8 +241,7 @@ def base_of(k) -> tuple[str | None, bytes]:
         raise InvalidArgument(f"{k.cited} names no base certificate (it is a {k.kind} certificate, not a rank extension)")
     digest, name = named["sha256"], named.get("name") if isinstance(named.get("name"), str) else None
     where = Path(k.folder) if k.folder is not None else Path(str(shipped()))
-    with bases.checking(str(where / k.filename), ()):
-        found = bases.resolve(digest, name, Limits())
+    found = search(str(where / k.filename), (), Limits()).find(digest, name)
     if found is None:
         missing = f"the base of {k.cited} (sha256 {digest[:16]}...) is no longer in {'its folder' if k.folder else 'the shipped set'} nor shipped"
         if k.folder is None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kernelbounds.lowerbounds.amplification import R, best_schedule, chain_levels, chain_product
 from kernelbounds.checker.binomial import least_rank_closed_form
-from kernelbounds.checker.rules.lowerbound import least_rank as checker_least_rank
+from kernelbounds.checker.rules.chains import least_rank as checker_least_rank
 from kernelbounds.lowerbounds.rankbound import best_rank_bound, least_rank, threshold, uniform_bound
 
 
