@@ -20,8 +20,7 @@ from .errors import InvalidArgument
 from .checker.text import escape
 
 ASCII_INTEGER = re.compile(r"-?[0-9]+")  # what the command line reads as an integer: no '_', '+', spaces or non-ASCII digits
-VARIANTS = ("position-independent", "position-dependent", "causal")
-KERNELS = ("nonnegative", "signed", "signed-any-denominator")
+from .vocabulary import KERNELS, VARIANTS  # noqa: F401 (re-exported)
 MAX_N = 64  # the largest input length any command takes (--n 1..64)
 BOUND_M = (1, 256)  # bound / kb.bound: the lower side's code search handles m up to 256
 UPPER_M = (1, 64)  # upper / kb.upper

@@ -17,7 +17,7 @@ from ..parallel import LOCAL, SchedulerError, default_jobs
 
 CONTRADICTION = 5  # exit code: an exact check contradicts the theory (THEORY.md)
 INVALID_PROOF = 6  # exit code: the SAT solver claimed UNSAT with a proof that does not show it (refute)
-VARIANTS = ["position-independent", "position-dependent", "causal"]
+from ..vocabulary import VARIANTS  # noqa: F401 (the --variant choices)
 
 
 class OneLineParser(argparse.ArgumentParser):

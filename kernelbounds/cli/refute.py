@@ -12,9 +12,9 @@ from ..lowerbounds.trimming import InvalidProof
 from ._common import INVALID_PROOF, WITNESS_VARIANT, UserError, emit_json, one_line, one_stdout, output_options, positive, say, size_options, variant_option, write_doc
 
 MAX_CLAUSES = 3_000_000  # Grassmann-Pluecker clauses of the first solve (Python builds them)
-# the kernel classes a refutation states: lowerbounds.refutation.KERNELS, named here so that the
+# the kernel classes a refutation states: lowerbounds.refutation.STATED_KERNELS, named here so that the
 # parser is built without importing the generators (tests/cli/test_reviewer_install.py: they agree)
-KERNELS = ("signed", "nonnegative")
+STATED_KERNELS = ("signed", "nonnegative")
 
 
 def register(sub) -> None:
@@ -34,7 +34,7 @@ def register(sub) -> None:
     size_options(p, m=(3, 8), n=(3, 64), n_note=" (the CNF is the same for every n >= 3; only the witness family changes)", n_default=3)
     p.add_argument("--rank", type=positive("--rank", 2, 6), required=True, help="the kernel rank r to refute, 2..6")
     variant_option(p, WITNESS_VARIANT)
-    p.add_argument("--kernel", choices=KERNELS, default="signed", help="the kernel class the certificate states (default signed: any sign, positive denominators)")
+    p.add_argument("--kernel", choices=STATED_KERNELS, default="signed", help="the kernel class the certificate states (default signed: any sign, positive denominators)")
     p.add_argument("--weight", type=positive("--weight", 1, 8), default=2, help="the weight of the candidate queries, 1..8 (default 2)")
     p.add_argument("--fresh", action="store_true", help="run the solver even when a stored proof exists for (m, r)")
     p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=600, help="seconds for the whole search, 1..86400 (default 600): checked before each CNF is built and while the proof is trimmed, a running solver is stopped; exit 3")

@@ -10,7 +10,7 @@ checker's reason and exit code (1 invalid, 2 malformed, 3 resource limit), never
 
 from __future__ import annotations
 
-import hashlib
+from ..vocabulary import sha256
 
 from .inputs import FamilyError
 
@@ -34,7 +34,7 @@ def checked_claim(doc: dict) -> dict | None:
         data = canonical_json(doc).encode("ascii")
     except (TypeError, ValueError) as exc:
         raise FamilyRejected(2, f"the family's certificate cannot be written as JSON ({exc})") from None
-    record = verdict_record(data, hashlib.sha256(data).hexdigest(), "<family>", Limits())
+    record = verdict_record(data, sha256(data), "<family>", Limits())
     if record["code"] != 0:
         raise FamilyRejected(record["code"], rejection(record))
     return record["claim"]

@@ -44,8 +44,7 @@ from ..errors import InvalidArgument, KernelboundsError
 from . import index, stored
 from .index import FamilyMinimum, Known, StaleIndex
 
-VARIANTS = ("position-independent", "position-dependent", "causal")
-KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # the kernel axis (THEORY L8), widest lower side first
+from ..vocabulary import KERNELS, VARIANTS  # noqa: F401 (re-exported: the kernel axis, THEORY L8)
 MAX_M = 256  # lower side beyond m = 64: committed direct sums (THEORY L9) or the stored m = 64 cell, padded; upper side: the level-family files up to m = 256 (THEORY U4')
 
 

@@ -15,13 +15,11 @@ into ``StaleIndex`` (exit 4).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
-VARIANTS = ("causal", "position-dependent", "position-independent")
-KERNELS = ("nonnegative", "signed", "signed-any-denominator")
+from ..vocabulary import KERNELS, VARIANTS, sha256
 FIELDS = ("claim", "kind", "m", "n", "name", "sha256", "variant")  # the fields the digest covers
 
 
@@ -29,7 +27,7 @@ def digest(entry: dict) -> str:
     """The sha256 of the entry's fields other than ``digest`` (canonical JSON: sorted keys,
     no spaces, ASCII), written into the entry beside them."""
     body = {k: entry.get(k) for k in FIELDS}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")).hexdigest()
+    return sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True))
 
 
 def _show(x) -> str:

@@ -20,6 +20,7 @@ import json
 import os
 from pathlib import Path
 
+from ..vocabulary import sha256
 from . import cache
 from .cache import _WARNED as _WARNED, warn  # one warning per (path, why) per process, shared with the cache
 
@@ -129,7 +130,7 @@ def claims(folder: str, shipped_hashes, make_claim) -> tuple:
         except ValueError as exc:
             warn(str(path), f"cannot read it ({exc})")
             continue
-        digest = hashlib.sha256(data).hexdigest()
+        digest = sha256(data)
         if digest in shipped_hashes:
             continue
         record = verdict_record(data, digest, str(path), limits, state)  # the same bytes: no second read

@@ -22,13 +22,12 @@ reading the claim a certificate states:
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from ..errors import InvalidArgument, KernelboundsError
+from ..vocabulary import sha256, shipped  # noqa: F401 (re-exported)
 
 
 FORMAT = "kernelbounds-index"
@@ -42,16 +41,6 @@ class StaleIndex(KernelboundsError, RuntimeError):
 
 
 REGENERATE = "run `kernelbounds certificates --write certificates`"
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def shipped():
-    """The shipped certificate folder (a Traversable: a directory in the repository and in
-    an installed wheel)."""
-    return resources.files("kernelbounds") / "certificates"
 
 
 # ---------------------------------------------------------------- writing the index

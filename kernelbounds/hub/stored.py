@@ -27,16 +27,12 @@ sha256), so the hub never reads a committed certificate to describe its code.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from ..errors import KernelboundsError
+from ..vocabulary import sha256
 from .storedshape import FORMAT, MAX_M, NAME, NS, VARIANTS, VERSION, first_problem, has_orthant, stated_kernels, unreadable
 from .storedshape import ORTHANT_MAX_M as ORTHANT_MAX_M  # the hub's answer reads it here
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def code_detail(lb) -> str:

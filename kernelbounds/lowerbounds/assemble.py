@@ -23,7 +23,7 @@ from .rankbound import RankBound, best_rank_bound
 from .symmetry import is_permutation
 from .witness import linear_witness_count, witness_count
 
-VARIANTS = ("position-independent", "position-dependent", "causal")
+from ..vocabulary import VARIANTS
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from .witness import linear_witness_count, witness_count, witness_family
 if TYPE_CHECKING:  # for annotations only: assemble imports this module
     from .assemble import LinearLowerBound, LowerBound
 
-KERNELS = ("nonnegative", "signed", "signed-any-denominator")  # THEORY §1, L8
+from ..vocabulary import KERNELS  # THEORY §1, L8
 
 
 def check_kernel(kernel: str, variant: str) -> None:

@@ -13,7 +13,7 @@ base, checks it and re-derives every number.
 
 from __future__ import annotations
 
-import hashlib
+from ..vocabulary import sha256
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -79,7 +79,7 @@ class Extension:
             n=self.base["n"],
             variant=self.base["variant"],
             kernel=self.base["kernel"],
-            base={"sha256": hashlib.sha256(self.base_text.encode("ascii")).hexdigest(), "name": self.base_name},
+            base={"sha256": sha256(self.base_text), "name": self.base_name},
             edges=[list(e) for e in self.edges],
             claims={"rank": self.rank, "bound": self.rank + 1, "witness_inputs": len(self.witness_inputs())},
         )

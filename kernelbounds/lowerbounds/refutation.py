@@ -37,7 +37,7 @@ OPTIONS = ("-q", "--no-binary")
 FINAL_OPTIONS = (OPTIONS, OPTIONS + ("--sat",))
 DATA = Path(__file__).resolve().parents[1] / "data" / "refutations.json"
 STORE_FORMAT = "kernelbounds-refutation-proofs"
-KERNELS = ("signed", "nonnegative")
+STATED_KERNELS = ("signed", "nonnegative")  # the kernel classes a refutation certificate can state (default first)
 
 
 class SolverMissing(KernelboundsError, RuntimeError):

@@ -32,9 +32,9 @@ class UnknownCertificate(KernelboundsError, LookupError):
 
 def folder() -> Path:
     """The folder of the shipped certificates (inside the installed package)."""
-    from ..hub.index import shipped
+    from ..vocabulary import shipped_path
 
-    return Path(str(shipped()))
+    return shipped_path()
 
 
 def names(target: str | Path | None = None) -> list[str]:

@@ -17,7 +17,7 @@ they meet (r* exact); one legend outside the panels."""
 from __future__ import annotations
 
 from ..errors import KernelboundsError
-import hashlib
+from ..vocabulary import sha256
 import json
 import math
 import re
@@ -122,10 +122,6 @@ def data(spec: Spec, rows) -> str:
     lines = [json.dumps([r.m, r.n, r.lower, r.upper, r.upper_nonnegative, r.exact], separators=(",", ":")) for r in rows]
     return ("{\n" + "".join(f" {json.dumps(k)}: {json.dumps(head[k])},\n" for k in sorted(head))
             + ' "rows": [\n' + ",\n".join(f"  {line}" for line in lines) + "\n ]\n}\n")
-
-
-def sha256(text: str | bytes) -> str:
-    return hashlib.sha256(text.encode("ascii") if isinstance(text, str) else text).hexdigest()
 
 
 def stamp(data_file: Path) -> dict[str, str]:

@@ -98,7 +98,7 @@ def test_refutes_kernel_choices_are_the_generators():
     from kernelbounds.cli import refute
     from kernelbounds.lowerbounds import refutation
 
-    assert refute.KERNELS == refutation.KERNELS
+    assert refute.STATED_KERNELS == refutation.STATED_KERNELS
 
 
 def test_the_documented_reviewer_install_installs_the_wheel_file():
