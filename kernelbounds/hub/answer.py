@@ -41,7 +41,7 @@ from itertools import pairwise
 from math import comb
 
 from ..errors import InvalidArgument, KernelboundsError
-from . import index, stored
+from . import folders, index, stored
 from .index import FamilyMinimum, Known, StaleIndex
 
 from ..vocabulary import KERNELS, VARIANTS  # noqa: F401 (re-exported: the kernel axis, THEORY L8)
@@ -133,10 +133,21 @@ class TheoryContradicted(KernelboundsError):
 __all__ = ["KERNELS", "Answer", "Side", "StaleIndex", "TheoryContradicted", "bounds", "lower", "upper", "table", "committed"]
 
 
-@lru_cache(maxsize=8)
+def _listing(folder: str | None) -> str | None:
+    """What a user folder's claims depend on short of reading it (``folders.listing``: each
+    entry's name, size, modification time and inode), None for no folder."""
+    return folders.listing(folder) if folder else None
+
+
 def committed(folder: str | None = None) -> tuple[Known, ...]:
     """Every checked claim on r*: the shipped index's, then (when given) a user folder's
-    that the checker accepts (``index``)."""
+    that the checker accepts (``index``), as the folder is now (``folders.listing``)."""
+    return _committed(folder, _listing(folder))
+
+
+@lru_cache(maxsize=8)
+def _committed(folder: str | None, listing: str | None) -> tuple[Known, ...]:
+    """``committed`` for the folder with this listing (the cache key: path and contents)."""
     shipped = tuple(k for k in index.shipped_claims() if isinstance(k, Known))
     return shipped + (tuple(k for k in index.folder_claims(folder) if isinstance(k, Known)) if folder else ())  # a user's family minimum proves no side
 
@@ -502,7 +513,7 @@ def enforce(a: Answer, wider: Side | None = None) -> Answer:
     return a
 
 
-_ANSWERS: dict[tuple, Answer] = {}  # answers are pure functions of (m, n, variant, folder, kernel)
+_ANSWERS: dict[tuple, Answer] = {}  # answers are pure functions of (m, n, variant, folder and its listing, kernel)
 
 
 def bounds(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Answer:
@@ -515,7 +526,7 @@ def bounds(m: int, n: int, variant: str = "position-independent", certificates: 
     ``certificates``: a user folder of certificates, each checked before its claim is used
     (default: $KERNELBOUNDS_CERTIFICATES, if set)."""
     folder = index.folder(certificates)
-    key = (m, n, variant, folder, kernel)
+    key = (m, n, variant, folder, _listing(folder), kernel)
     if key not in _ANSWERS:
         _check(m, n, variant, kernel)
         if kernel == "nonnegative":
@@ -543,9 +554,10 @@ def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, e
     from ..progress import bar, pmap
 
     folder = index.folder(certificates)
+    listing = _listing(folder)
     committed(folder)  # check a user folder once, here, before any worker starts
     _check(1, 1, variant, kernel)
-    todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder, kernel) not in _ANSWERS for n in ns)]
+    todo = [m for m in sorted(ms, reverse=True) if any((m, n, variant, folder, listing, kernel) not in _ANSWERS for n in ns)]
     slow = [m for m in todo if not all(_stored().covers(min(m, stored.MAX_M), n) for n in ns if n >= 3)]
     with bar(len(todo) - len(slow), "bounds (stored cells)", "m") as progress:
         for m in [m for m in todo if m not in slow]:
@@ -553,5 +565,5 @@ def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, e
             progress.update(1)
     for answers in pmap(_row, [(m, tuple(ns), variant, folder, kernel) for m in slow], jobs, "bounds (computed now)", "m", executor=executor, scheduler=scheduler):
         for a in answers:
-            _ANSWERS.setdefault((a.m, a.n, a.variant, folder, a.kernel), a)  # computed in a worker: keep it here too
+            _ANSWERS.setdefault((a.m, a.n, a.variant, folder, listing, a.kernel), a)  # computed in a worker: keep it here too
     return [bounds(m, n, variant, folder, kernel) for m in ms for n in ns]

@@ -153,7 +153,7 @@ def _lie_in_the_index(monkeypatch, name: str, **claim):
         if e["name"] == name:
             e["claim"] = e["claim"] | claim
             e["digest"] = digest(e)
-    for cached in (index.index_meta, index.entries, index.shipped_claims, answer.committed):
+    for cached in (index.index_meta, index.entries, index.shipped_claims, answer._committed):
         cached.cache_clear()
     monkeypatch.setattr(index, "index_meta", lambda: doc)
     answer._ANSWERS.clear()
@@ -162,7 +162,7 @@ def _lie_in_the_index(monkeypatch, name: str, **claim):
 @pytest.fixture
 def restore():
     yield
-    for cached in (index.entries, index.shipped_claims, answer.committed):
+    for cached in (index.entries, index.shipped_claims, answer._committed):
         cached.cache_clear()
     answer._ANSWERS.clear()
 
@@ -186,7 +186,7 @@ def test_a_tampered_shipped_file_is_never_cited(monkeypatch, restore):
         if e["name"] == "explicit-head-m04-n3-r2.json":
             e["sha256"] = "0" * 64
             e["digest"] = digest(e)  # an entry consistent in itself: the file's bytes decide
-    for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer.committed):
+    for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer._committed):
         cached.cache_clear()
     monkeypatch.setattr(index, "index_meta", lambda: doc)
     answer._ANSWERS.clear()
@@ -197,7 +197,7 @@ def test_a_tampered_shipped_file_is_never_cited(monkeypatch, restore):
 
 def test_a_missing_index_is_an_error(monkeypatch, tmp_path, restore):
     monkeypatch.setattr(index, "shipped", lambda: tmp_path)
-    for cached in (index.index_meta, index.entries, index.shipped_claims, answer.committed):
+    for cached in (index.index_meta, index.entries, index.shipped_claims, answer._committed):
         cached.cache_clear()
     answer._ANSWERS.clear()
     with pytest.raises(index.StaleIndex, match="missing"):
