@@ -20,3 +20,8 @@ class KernelboundsError(Exception):
 
 class InvalidArgument(KernelboundsError, ValueError):
     """An argument outside what the function accepts (a size, a name, a combination)."""
+
+
+class StaleIndex(KernelboundsError, RuntimeError):
+    """The shipped index or the stored computed sources are missing or malformed, or a
+    listed file's bytes changed (``kernelbounds.hub.index``)."""

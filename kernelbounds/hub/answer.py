@@ -41,6 +41,7 @@ from itertools import pairwise
 from math import comb
 
 from ..errors import InvalidArgument, KernelboundsError
+from .. import sources
 from . import folders, index, stored
 from .index import FamilyMinimum, Known, StaleIndex
 
@@ -187,10 +188,11 @@ def _known(claims: tuple[Known, ...], side: str, n: int, variant: str, kernel: s
 
 # ---------------------------------------------------------------- lower sources
 
-KIND_THEORY = {"lower-bound": "L4", "direct-sum": "L9", "rank-one-infeasible": "U5", "orthant": "L7", "crossing": "U6", "rank-refutation": "U7", "rank-extension": "U7+"}
-KIND_METHOD = {"lower-bound": "codes", "direct-sum": "direct sum of codes", "rank-one-infeasible": "rank-one Farkas", "orthant": "sign rank (orthant family)", "crossing": "single crossing",
-               "rank-refutation": "rank refutation (chirotope, clausal proof)", "rank-extension": "rank refutation plus disjoint edges"}
-ORTHANT_MAX_M = stored.ORTHANT_MAX_M
+
+def _label(kind: str, kernel: str = "nonnegative") -> tuple[str, str]:
+    """(method, THEORY section) of a side proved by a file of this kind (the registry's)."""
+    source = sources.by_kind(kind)
+    return source.label(kernel) if source is not None else (kind, "?")
 
 
 def _closure_note(source_m: int, m: int, side: str) -> str:
@@ -205,34 +207,20 @@ def _committed_lower(claims, m: int, n: int, variant: str, kernel: str = "nonneg
     out = []
     for k in sorted(_known(claims, "lower", n, variant, kernel), key=lambda k: (k.m != m, k.variant != variant, -k.m, k.folder is not None, len(k.kernels), k.filename)):
         if k.m <= m:
-            signed_code = kernel != "nonnegative" and k.kind in ("lower-bound", "direct-sum")  # L3 on the D-ratios (THEORY L8)
-            method = KIND_METHOD.get(k.kind, k.kind) + (" (D-ratios)" if signed_code else "")
-            theory = "L8" if signed_code and k.kind == "lower-bound" else KIND_THEORY.get(k.kind, "?")
+            method, theory = _label(k.kind, kernel)
             out.append(Side(k.value, method, theory, k.cited, k.m,
                             detail=_closure_note(k.m, m, "lower"), verdict=_file_verdict(k), _build=partial(_read, k), _known=k))
     return out
 
 
-def _code_summary(k: Known) -> dict:
-    """The code's side of a committed code file: stored in COMPUTED (keyed by name and
-    sha256) for the shipped set, rebuilt from the file for a user folder's."""
+def _described(k: Known) -> dict | None:
+    """The code fields of a side proved by a checked file (its source's ``describe``): for
+    a shipped code file stored in COMPUTED (keyed by name and sha256), else read from it."""
     row = _stored().code_files.get(k.filename) if k.folder is None else None
     if row is not None and row["sha256"] == k.sha256:
         return row["summary"]
-    from ..lowerbounds import assemble
-
-    return assemble.summary(assemble.from_certificate(_read(k)))
-
-
-def _sum_summary(doc: dict) -> dict:
-    """The code fields of a checked direct-sum file (THEORY L9): the sum named by its
-    components (each repeated by its copies), its size, k, least chain product and
-    witness count as the checker accepted them, and the orbit count of every copy."""
-    parts = [(c["code"]["name"], c["copies"], len(c["claims"]["orbits"])) for c in doc["components"]]
-    claims = doc["claims"]
-    return {"code": " + ".join(name for name, copies, _ in parts for _ in range(copies)), "code_size": claims["code_size"],
-            "min_product": claims["min_product"], "k": claims["k"], "witness_inputs": claims["witness_inputs"],
-            "form": "direct sum", "orbits": sum(copies * orbits for _, copies, orbits in parts)}
+    source = sources.by_kind(k.kind)
+    return None if source is None else source.describe(_read(k))
 
 
 def _file_verdict(k: Known) -> dict:
@@ -262,95 +250,50 @@ def _stored_verdict(found: dict, where: str, side: str, m: int, n: int, variant:
     return claim["value"], {"source": f"rebuilt certificate ({stored.NAME})", "sha256": sha, "claim": claim}
 
 
-def _cell(m: int, n: int, variant: str) -> dict:
-    """The lower sources of one cell: stored for m <= 64, n <= 8, else computed and checked now."""
+def _lookup(name: str, m: int, n: int, variant: str) -> dict | None:
+    """A stored source's row: from COMPUTED for m <= 64, n <= 8, else computed and checked now."""
     if _stored().covers(m, n):
-        return _stored().cells[(m, n, variant)]
+        return _stored().row(name, m, n, variant)
     from ..progress import bar
 
-    with bar(None, f"code search (THEORY L4) at m = {m}, n = {n}, each certificate checked", "search"):
-        return stored.cell_entry(m, n, variant)
+    with bar(None, f"stored sources at m = {m}, n = {n}, each certificate checked", "search"):
+        if sources.get(name).STORED == "features":
+            return sources.features_row(name, m, n)
+        return sources.cell(m, n, variant)[name]
 
 
-def _orthant_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
-    """THEORY L7: r >= floor(m/2) for n >= 3, every variant, nonnegative and signed kernels
-    (only signs forced by positive denominators; THEORY L8: not signed-any-denominator),
-    where it can decide the side (``stored.orthant_entry``)."""
-    if not (4 <= m <= ORTHANT_MAX_M) or kernel == "signed-any-denominator":
-        return []
-    o = _cell(m, n, variant)["orthant"]
-    if o is None:
-        return []
-    value, found = _stored_verdict(o, f"orthant family at m = {m}, n = {n} ({variant})", "lower", m, n, variant, kernel, o["bound"])
-    detail = f"t = {value} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
-    return [Side(value, KIND_METHOD["orthant"], "L7", None, m, detail=detail, rebuild=f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE",
-                 verdict=found, _build=partial(_orthant_certificate, m, n, variant, found["sha256"]))]
-
-
-def _orthant_certificate(m: int, n: int, variant: str, sha: str) -> dict:
-    from ..lowerbounds import signrank
-
-    return _same_bytes(signrank.orthant(m, n, variant).certificate(), sha, f"the orthant family's certificate at m = {m}, n = {n} ({variant})")
-
-
-def _same_bytes(doc: dict, sha: str, what: str) -> dict:
-    """``doc``, rebuilt, if its canonical bytes have the sha256 the checker's stored verdict is on."""
+def _same_bytes(build, sha: str, what: str) -> dict:
+    """The certificate ``build`` writes, if its canonical bytes have the sha256 the checker's stored verdict is on."""
     from ..certificate import canonical_json
 
+    doc = build()
     if index.sha256(canonical_json(doc).encode("ascii")) != sha:
         raise StaleIndex(f"{what} differs from the one the checker accepted ({stored.NAME}): run `kernelbounds certificates`")
     return doc
 
 
-def _code_verdict(c: dict, m: int, n: int, variant: str, kernel: str) -> tuple[str, int, dict]:
-    """The stored code certificate that proves the most for the kernel class (THEORY L8:
-    a signed restatement covers every narrower class, one less), its value and verdict."""
-    found = c.get("certificates")
-    if not isinstance(found, dict) or not found:
-        raise StaleIndex(f"{stored.NAME}: the code cell at m = {m}, n = {n} ({variant}) has no checker verdict: run `kernelbounds certificates --write certificates`")
-    best = None
-    for stated, entry in sorted(found.items()):
-        if not isinstance(entry, dict) or not isinstance(entry.get("claim"), dict) or kernel not in (entry["claim"].get("kernels") or ()):
+def _computed(side: str, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
+    """What each computed source of the registry states at (m, n), in registry order: per
+    source the greatest checked lower value (the least upper one), its stored verdict
+    checked (``_stored_verdict``) and its rebuild bound to the verdict's sha256."""
+    out = []
+    for source in sources.computed(side):
+        if not source.covers(m, n, variant, kernel):
             continue
-        expected = c["bound"] - (stated != "nonnegative")
-        value, verdict = _stored_verdict(entry, f"code cell at m = {m}, n = {n} ({variant}, {stated} certificate)", "lower", m, n, variant, kernel, expected)
-        if best is None or value > best[1]:
-            best = (stated, value, verdict)
-    if best is None:
-        raise StaleIndex(f"{stored.NAME}: no stored code certificate at m = {m}, n = {n} ({variant}) covers the {kernel} kernel class: run `kernelbounds certificates --verify`")
-    return best
-
-
-def _code_lower(m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
-    """THEORY L4-L6: the code search's best bound (stored for m <= 64, n <= 8), its value
-    the checker's claim on the code's certificate.  For a signed class the same code and
-    chains bound the D-ratio matrix, of rank <= r + 1 (THEORY L8), so r >= bound - 1 (the
-    certificate restated for the widest signed class).  Above m = 64 the search is not run:
-    the stored m = 64 cell holds by restriction (THEORY U5), and the committed direct sums
-    (THEORY L9) carry the lower side there."""
-    source = min(m, stored.MAX_M)
-    c = _cell(source, n, variant)["codes"]
-    if c is None or (kernel != "nonnegative" and c["bound"] <= 2):  # r >= 1 needs no code
-        return []
-    stated, value, verdict = _code_verdict(c, source, n, variant, kernel)
-    note = _closure_note(source, m, "lower")
-    build = partial(_code_certificate, source, n, variant, verdict["sha256"], stated)
-    if kernel == "nonnegative":
-        return [Side(value, "codes", "L4", None, source, detail="; ".join(filter(None, [c["detail"], note])),
-                     rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} -o FILE", code=c["summary"], verdict=verdict, _build=build)]
-    detail = f"{c['detail']}; the D-ratio matrix has rank <= r + 1 (THEORY L8), so r >= {c['bound']} - 1"
-    return [Side(value, "codes (D-ratios)", "L8", None, source, detail="; ".join(filter(None, [detail, note])),
-                 rebuild=f"kernelbounds bound --m {source} --n {n} --variant {variant} --kernel {kernel} -o FILE", code=c["summary"], verdict=verdict, _build=build)]
-
-
-def _code_certificate(m: int, n: int, variant: str, sha: str, stated: str) -> dict:
-    """The code search's certificate stated for ``stated`` (THEORY L8), rebuilt; its bytes
-    must have the sha256 the checker's stored verdict is on."""
-    from ..lowerbounds import assemble
-
-    lb = assemble.best(m, n, variant)
-    doc = assemble.any_certificate(lb, kernel=None if stated == "nonnegative" else stated)
-    return _same_bytes(doc, sha, f"the code search's certificate at m = {m}, n = {n} ({variant}, {stated} kernel)")
+        found = []
+        for st in source.statements(m, n, variant, kernel, _lookup):
+            value, verdict, build = st.value, None, st.build
+            if st.found is not None:
+                value, verdict = _stored_verdict(st.found, st.where, side, *st.at, kernel, st.value)
+                build = partial(_same_bytes, st.build, verdict["sha256"], f"the certificate of the {st.where}")
+            detail = "; ".join(filter(None, [st.detail, _closure_note(st.from_m, m, side)]))
+            found.append((st.fallback, Side(value, st.method, st.theory, None, st.from_m, st.nonnegative_features, detail, st.rebuild, st.code, verdict=verdict, _build=build)))
+        for fallback in (False, True):
+            kept = [s for f, s in found if f == fallback]
+            if kept:
+                pick = max if side == "lower" else min
+                out.append((fallback, pick(kept, key=lambda s: s.value)))
+    return out
 
 
 def _lower_candidates(claims, m: int, n: int, variant: str, kernel: str = "nonnegative") -> list[Side]:
@@ -361,7 +304,7 @@ def _lower_candidates(claims, m: int, n: int, variant: str, kernel: str = "nonne
         return [trivial]
     kept = _committed_lower(claims, m, n, variant, kernel)
     at_m = [s for s in kept if s.from_m == m]
-    computed_sides = _orthant_lower(m, n, variant, kernel) + _code_lower(m, n, variant, kernel)
+    computed_sides = [side for _, side in _computed("lower", m, n, variant, kernel)]
     return at_m + computed_sides + [s for s in kept if s.from_m != m] + [trivial]
 
 
@@ -373,10 +316,9 @@ def lower(m: int, n: int, variant: str = "position-independent", certificates: s
     best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
     if best._known is not None:
         index.verify(best._known)
-        if best.method.startswith("codes"):  # a checked code file: describe its code
-            best = replace(best, code=_code_summary(best._known))
-        elif best._known.kind == "direct-sum":  # THEORY L9: the sum's components and claims
-            best = replace(best, code=_sum_summary(_read(best._known)))
+        described = _described(best._known)  # a checked code or direct-sum file: its code (THEORY L4, L9)
+        if described is not None:
+            best = replace(best, code=described)
     return best
 
 
@@ -389,64 +331,27 @@ def _committed_upper(claims, m: int, n: int) -> list[Side]:
     for k in sorted(_known(claims, "upper", n, "position-independent"), key=lambda k: (k.m != m, k.m, k.folder is not None, k.filename)):
         if k.m < m or (k.kind == "construction" and (k.m != m or k.value == 2**m)):
             continue  # U1's and U2's files are the computed sources below
-        if k.kind == "level-family":
-            value = sum(comb(m, j) for j in k.support if j <= m)  # THEORY U4: C(d, j) = 0 for d <= m < j
-            build = partial(_read, k) if k.m == m else partial(_restricted_level_family, k, m)
-            out.append(Side(value, "level family", "U4", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, verdict=_file_verdict(k), _build=build, _known=k))
-        elif k.kind == "construction":  # U1's file (rank one, n <= 2)
-            out.append(Side(k.value, "U1 rank one", "U1", k.cited, k.m, k.nonnegative_features, "", None, verdict=_file_verdict(k), _build=partial(_read, k), _known=k))
-        else:
-            out.append(Side(k.value, "explicit head", "U5", k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, verdict=_file_verdict(k),
-                            _build=partial(_read, k), _known=k))
+        method, theory = _label(k.kind)
+        value, build = k.value, partial(_read, k)
+        if k.support is not None:  # a level family: THEORY U4, C(d, j) = 0 for d <= m < j
+            value = sum(comb(m, j) for j in k.support if j <= m)
+            build = build if k.m == m else partial(_restricted, k, m)
+        out.append(Side(value, method, theory, k.cited, k.m, k.nonnegative_features, _closure_note(k.m, m, "upper"), None, verdict=_file_verdict(k), _build=build, _known=k))
     return out
 
 
-def _restricted_level_family(k: Known, m: int) -> dict:
-    from ..upperbounds.levelfamily import verdicts as lf_verdicts
-
-    return lf_verdicts.restrict(_read(k), m)
-
-
-def _computed_upper(m: int, n: int) -> list[Side]:
-    """U1 for n <= 2; the explicit nonnegative chain (U4'); U2."""
-    if n <= 2:
-        return [Side(1, "U1 rank one", "U1", None, m, True, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2",
-                     f"kernelbounds construct rank1 --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "rank1", m, n))]
-    out = []
-    if 3 <= n <= 8 and m <= 64:  # THEORY U4': the explicit nonnegative chain, closed form, exact extreme-class check
-        c = _chain(m, n)
-        value, verdict = _stored_verdict(c, f"explicit chain at m = {m}, n = {n}", "upper", m, n, "position-independent", "nonnegative", c["rank"])
-        out.append(Side(value, "explicit chain", "U4'", None, m, True, f"complement basis, affine readout, support {c['support']} (no LP)",
-                        f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE", verdict=verdict, _build=partial(_chain_certificate, m, n, verdict["sha256"])))
-    return out + [Side(2**m, "U2 tensor", "U2", None, m, True, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features",
-                 f"kernelbounds construct tensor --m {m} --n {n} -o FILE", _build=partial(_construction_certificate, "tensor", m, n))]
-
-
-def _chain(m: int, n: int) -> dict:
-    """THEORY U4': the chain's rank and support (stored for m <= 64, n <= 8)."""
-    cells = _stored()
-    return cells.chains[(m, n)] if cells.covers(m, n) else stored.chain_entry(m, n)
-
-
-def _chain_certificate(m: int, n: int, sha: str) -> dict:
-    from ..upperbounds import chain
-
-    return _same_bytes(chain.explicit(m, n).certificate(), sha, f"the explicit chain's certificate at m = {m}, n = {n}")
-
-
-def _construction_certificate(name: str, m: int, n: int) -> dict:
-    from ..upperbounds import constructions
-
-    return constructions.certificate(constructions.CONSTRUCTIONS[name](m, n))
+def _restricted(k: Known, m: int) -> dict:
+    """A level family's certificate at m' > m, restricted to m (its source's ``restrict``)."""
+    return sources.by_kind(k.kind).restrict(_read(k), m)
 
 
 def _upper_candidates(claims, m: int, n: int) -> list[Side]:
     """Every source, in the order that wins ties: a checked file at m, computed at m,
-    the closure from m' > m, U2."""
+    the closure from m' > m, the fallbacks (U2)."""
     kept = _committed_upper(claims, m, n)
-    computed_sides = _computed_upper(m, n)
-    u2 = [s for s in computed_sides if s.theory == "U2"]
-    return [s for s in kept if s.from_m == m] + [s for s in computed_sides if s.theory != "U2"] + [s for s in kept if s.from_m != m] + u2
+    computed_sides = _computed("upper", m, n, "position-independent")
+    fallbacks = [s for fallback, s in computed_sides if fallback]
+    return [s for s in kept if s.from_m == m] + [s for fallback, s in computed_sides if not fallback] + [s for s in kept if s.from_m != m] + fallbacks
 
 
 def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = None) -> Side:

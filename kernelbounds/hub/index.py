@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from ..errors import InvalidArgument, KernelboundsError
+from ..errors import InvalidArgument, StaleIndex  # noqa: F401 (re-exported)
 from ..vocabulary import sha256, shipped  # noqa: F401 (re-exported)
 
 
@@ -34,10 +34,6 @@ FORMAT = "kernelbounds-index"
 VERSION = 1
 INDEX = "INDEX"
 ENV = "KERNELBOUNDS_CERTIFICATES"
-
-
-class StaleIndex(KernelboundsError, RuntimeError):
-    """The shipped index is missing or malformed, or a listed file's bytes changed."""
 
 
 REGENERATE = "run `kernelbounds certificates --write certificates`"

@@ -47,8 +47,8 @@ class LowerBound(_PerEntry):
     def witness_count(self) -> int:
         return witness_count(self)
 
-    def certificate(self, listed: bool = False, kernel: str | None = None) -> dict:
-        return certificate(self, listed, kernel)
+    def certificate(self, listed: bool = False) -> dict:
+        return certificate(self, listed)
 
     def describe(self) -> dict:
         return {"code": self.code.name, "size": self.code.size, "weight": self.code.weight(), "min_gap": min(self.gaps), "gaps": self.gaps, "form": self.form, "orbits": None}
@@ -78,14 +78,10 @@ def best_pairwise(m: int, n: int, variant: str = "position-independent", thoroug
     return max(results, key=lambda lb: (lb.bound, -lb.code.size), default=None)
 
 
-def smallest_witness(m: int, n: int, target: int, variant: str = "position-independent", kernel: str = "nonnegative") -> LowerBound | None:
+def smallest_witness(m: int, n: int, target: int, variant: str = "position-independent") -> LowerBound | None:
     """The bound with the smallest witness family certifying r >= target, over prefixes
     of the candidate codes (the shortest prefix of each code that reaches the target);
-    for a signed kernel the L3 bound must reach target + 1 (THEORY L8)."""
-    check_kernel(kernel, variant)
-    if kernel != "nonnegative":
-        lb = smallest_witness(m, n, target + 1, variant)
-        return None if lb is None else lb.with_kernel(kernel)
+    for a signed kernel class see ``sources.codes.witness`` (THEORY L8: target + 1)."""
     found: list[tuple[int, LowerBound]] = []
     for code in candidates(m, thorough=True):
         if assemble(code, n, variant).bound < target:
@@ -189,20 +185,17 @@ class LowerBoundForm(Protocol):
 SEARCH_MAX_M = 64  # the stored grid (hub COMPUTED); linear codes are enumerated for m <= 64
 
 
-def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True, kernel: str = "nonnegative") -> LowerBoundForm:
+def best(m: int, n: int, variant: str = "position-independent", thorough: bool = True) -> LowerBoundForm:
     """The largest bound over every form and code: listed words (per-entry, pairwise),
     weight classes of linear codes (uniform form), and weight classes with known
     automorphisms (per-entry through orbits).  Ties prefer listed words, then uniform.
-    A signed kernel class (THEORY L8) takes the same code and chains and states L3 - 1.
+    A signed kernel class (THEORY L8) takes the same code and chains and states L3 - 1
+    (``sources.codes.restate``, the one path that restates a bound).
     Runs for m <= 64 (SEARCH_MAX_M): above, the lower side is the committed direct sums
     of THEORY L9 (lowerbounds.directsum), padded; the search over padded weight classes
     it once ran there (15-50 s per m) was weaker."""
-    check_kernel(kernel, variant)
     if m > SEARCH_MAX_M:
         raise InvalidArgument(f"the code search runs for m <= {SEARCH_MAX_M}; above, the lower side is the committed direct sums of THEORY L9 (lowerbounds.directsum)")
-    if kernel != "nonnegative":
-        found = best(m, n, variant, thorough)
-        return found.with_kernel(kernel)
     from .codes.library import linear_candidates
 
     found: list[tuple[int, int, int, LowerBoundForm]] = []
@@ -252,9 +245,9 @@ class TrivialLowerBound:
         return {"code": "none", "size": 0, "weight": None, "min_gap": None, "gaps": None, "form": self.form, "orbits": None}
 
 
-def any_certificate(lb: LowerBoundForm, kernel: str | None = None) -> dict:
-    """The certificate of any form; `kernel` restates the bound for that kernel class."""
-    return (lb if kernel is None else lb.with_kernel(kernel)).certificate()
+def any_certificate(lb: LowerBoundForm) -> dict:
+    """The certificate of any form, for the kernel class it states (``lb.kernel``)."""
+    return lb.certificate()
 
 
 def any_witness_count(lb: LowerBoundForm) -> int:

@@ -74,11 +74,10 @@ class _PerEntry(_Ranked):
         return min(self.products)
 
 
-def certificate(lb: LowerBound, listed: bool = False, kernel: str | None = None) -> dict:
-    """The v1 lower-bound certificate (v2 with the field `kernel` for a signed kernel);
-    `listed` writes the witness family explicitly."""
-    if kernel is not None:
-        lb = lb.with_kernel(kernel)
+def certificate(lb: LowerBound, listed: bool = False) -> dict:
+    """The v1 lower-bound certificate (v2 with the field `kernel` for a signed kernel: the
+    bound stated for another class is ``sources.codes.restate``); `listed` writes the
+    witness family explicitly."""
     m = lb.m
     count = witness_count(lb)
     doc = header("lower-bound")
@@ -98,13 +97,13 @@ def certificate(lb: LowerBound, listed: bool = False, kernel: str | None = None)
     return kernel_fields(doc, lb.kernel)
 
 
-def listed_size(lb: LowerBound, kernel: str | None = None) -> int:
-    """The exact byte count of ``canonical_json(certificate(lb, True, kernel))``, without
+def listed_size(lb: LowerBound) -> int:
+    """The exact byte count of ``canonical_json(certificate(lb, True))``, without
     listing the family: the unlisted document plus, for K inputs of n tokens of m bits,
     the key line `  "inputs": [` and its separator (18 bytes) and K (n (m + 8) + 10) (one
     token a line at indent 4: `    "0101",`; each input's brackets at indent 3)."""
     k, n, m = witness_count(lb), lb.n, lb.m
-    return len(canonical_json(certificate(lb, False, kernel))) + 18 + k * (n * (m + 8) + 10)
+    return len(canonical_json(certificate(lb, False))) + 18 + k * (n * (m + 8) + 10)
 
 
 class ListedTooLarge(KernelboundsError, ValueError):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import sources
 from ..hub import stored, storedshape
 from .regeneration import sample as _sample
 
@@ -109,10 +110,10 @@ def recheck(job: tuple[tuple, dict, str | None]) -> Rechecked:
         if row[0] == "code-file":
             fresh = _code_file(Path(folder or "."), row[1])
         elif row[0] == "cell":
-            fresh = stored.cell_entry.__wrapped__(*row[1:])
+            fresh = sources.cell.__wrapped__(*row[1:])
         else:
-            fresh = {"m": row[1], "n": row[2]} | stored.chain_entry(*row[1:])
-    except (stored.CertificateRejected, ValueError) as exc:
+            fresh = sources.features_row("chains", *row[1:])
+    except (sources.CertificateRejected, ValueError) as exc:
         return Rechecked(row, str(exc))
     where = first_difference(kept, fresh)
     return Rechecked(row, None if where is None else f"the stored row differs from the rebuilt and re-checked one at {where}")

@@ -16,6 +16,7 @@ from kernelbounds.heads.evaluate import evaluate_family
 from kernelbounds.heads.inputs import load_family
 from kernelbounds.heads.tables import TableHead
 from kernelbounds.lowerbounds import assemble
+from kernelbounds.sources import codes
 
 ROOT = Path(__file__).resolve().parents[2]
 WITNESS = ROOT / "certificates" / "witness-signed-m24-n3-r7.json"
@@ -26,11 +27,11 @@ KERNELS = ("nonnegative", "signed", "signed-any-denominator")
 @pytest.mark.parametrize("kernel", ["signed", "signed-any-denominator"])
 def test_best_states_l3_minus_one_and_the_checker_agrees(m, kernel):
     nonneg = assemble.best(m, 3)
-    lb = assemble.best(m, 3, kernel=kernel)
+    lb = codes.best(m, 3, "position-independent", kernel)
     assert lb.bound == nonneg.bound - 1 and lb.k == nonneg.k and lb.kernel == kernel
     doc = assemble.any_certificate(lb)
     assert doc["kernel"] == kernel and doc["version"] == 2
-    assert assemble.any_certificate(nonneg, kernel) == doc
+    assert codes.restate(nonneg, kernel).certificate() == doc
     v = check_bytes(canonical_json(doc).encode())
     assert v.ok, v.render()
     assert v.claim["value"] == lb.bound
@@ -41,7 +42,7 @@ def test_the_linear_form_states_l3_minus_one():
     from kernelbounds.lowerbounds.codes.library import linear_candidates
 
     found = next(lin for code, w in linear_candidates(16) if (lin := assemble.assemble_linear(code, w, 3)) is not None)
-    doc = assemble.any_certificate(found, "signed")
+    doc = codes.restate(found, "signed").certificate()
     assert "linear" in doc["code"] and doc["claims"]["bound"] == found.bound - 1
     v = check_bytes(canonical_json(doc).encode())
     assert v.ok and v.claim == {"side": "lower", "value": found.bound - 1, "m": 16, "n": 3, "variants": ["position-independent"], "kernels": ["nonnegative", "signed"]}
@@ -50,12 +51,12 @@ def test_the_linear_form_states_l3_minus_one():
 def test_nonnegative_files_are_unchanged_and_any_denominator_refuses_position_dependent():
     lb = assemble.best(24, 3)
     assert lb.kernel == "nonnegative" and "kernel" not in assemble.any_certificate(lb)
-    assert canonical_json(assemble.any_certificate(lb, "nonnegative")) == (ROOT / "certificates" / "lower-position-independent-m24-n3.json").read_text()
+    assert canonical_json(codes.restate(lb, "nonnegative").certificate()) == (ROOT / "certificates" / "lower-position-independent-m24-n3.json").read_text()
     with pytest.raises(ValueError, match="position-dependent"):
-        assemble.best(24, 3, "position-dependent", kernel="signed-any-denominator")
+        codes.best(24, 3, "position-dependent", "signed-any-denominator")
     with pytest.raises(ValueError, match="unknown kernel"):
-        assemble.best(24, 3, kernel="positive")
-    assert assemble.best(3, 3, kernel="signed").bound == 1  # trivial: a zero kernel has no denominator
+        codes.best(24, 3, "position-independent", "positive")
+    assert codes.best(3, 3, "position-independent", "signed").bound == 1  # trivial: a zero kernel has no denominator
 
 
 def test_the_committed_signed_witness_family():

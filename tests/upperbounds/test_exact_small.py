@@ -168,10 +168,10 @@ def test_stored_heads_match_their_committed_certificates():
     import json
     from pathlib import Path
 
-    from kernelbounds.release import catalog
+    from kernelbounds.sources import explicitheads
 
     root = Path(__file__).resolve().parents[2] / "certificates"
-    for m, n, r, _ in catalog.general_heads():
+    for m, n, r, _ in explicitheads.general_heads():
         doc = json.loads((root / f"explicit-head-m{m:02d}-n{n}-r{r}.json").read_text())
         assert (doc["m"], doc["n"], doc["claims"]["feature_rank"]) == (m, n, r)
 
