@@ -26,9 +26,9 @@ from .heads.inputs import Family, load_family
 from .heads.tables import TableHead
 from .heads.results import Counterexample as Counterexample, Evaluation
 
-from . import _API
+from .publicnames import NAMES
 
-__all__ = list(_API)  # the public names, kept once in kernelbounds/__init__.py
+__all__ = list(NAMES)  # the public names, kept once in kernelbounds/publicnames.py
 
 Head = TableHead  # a head given by tables over tokens (docs/head-format-v1.md)
 

@@ -42,7 +42,7 @@ def register(sub) -> None:
     p.set_defaults(func=run_witness)
 
 
-def _side_line(name: str, side: dict) -> str:
+def side_line(name: str, side: dict) -> str:
     where = f"certificate {side['certificate']}" if side["certificate"] else (f"rebuild: {side['rebuild']}" if side["rebuild"] else "no certificate needed")
     verdict = side.get("verdict")
     if verdict and not side["certificate"]:  # a rebuilt certificate: the checker's verdict on its bytes
@@ -148,11 +148,11 @@ def text_lines(b) -> list[str]:
     exact = "  (exact)" if b.exact else ""
     kernel = "" if b.kernel == "nonnegative" else f", {b.kernel} kernel"
     lines.append(f"m = {b.m}, n = {b.n} ({b.variant}{kernel}): {b.lower} <= r* <= {b.upper}{exact}")
-    lines.append(_side_line("lower", b.sides["lower"]))
-    lines.append(_side_line("upper", b.sides["upper"]))
+    lines.append(side_line("lower", b.sides["lower"]))
+    lines.append(side_line("upper", b.sides["upper"]))
     up, nonneg = b.sides["upper"], b.sides["upper_nonnegative"]
     if b.upper_nonnegative != b.upper or (nonneg["method"], nonneg["certificate"]) != (up["method"], up["certificate"]):  # a side decided by another file is named
-        lines.append(_side_line("upper, nonnegative features", b.sides["upper_nonnegative"]))
+        lines.append(side_line("upper, nonnegative features", b.sides["upper_nonnegative"]))
     if b.code is not None:
         gaps = "" if b.gaps is None else f", gaps {b.gaps}"
         orbits = "" if b.orbits is None else f", {b.orbits} orbits"

@@ -57,10 +57,10 @@ def run(args) -> int:
         return 0
     b = api.bound(args.m, args.n, certificates=args.certificates)
     print(f"m = {args.m}, n = {args.n}: {b.lower} <= r* <= {b.upper}{'  (exact)' if b.exact else ''}  (2^m = {2**args.m})")
-    from .bound import _side_line
+    from .bound import side_line
 
     for name, side in (("any features", b.sides["upper"]), ("nonnegative features", b.sides["upper_nonnegative"])):
-        print(_side_line(name, side))
+        print(side_line(name, side))
     if args.output:
         print(f"certificate: {one_line(args.output)}")
     return 0

@@ -45,7 +45,7 @@ from .floatpass import HeadArrays, float_pass, head_arrays, negative_weights
 from . import timelimit
 from .exactrows import lcm
 from .inputs import Family
-from .results import Counterexample, Evaluation, _kernels_covered, certified_bound, l1_violations
+from .results import Counterexample, Evaluation, kernels_covered, certified_bound, l1_violations
 from .tables import HeadError, TableHead
 from ..model import min_ip_target
 from ..shown import shown
@@ -362,7 +362,7 @@ def _with_verdict(head: TableHead, h: HeadArrays, family: Family, result: Evalua
 
     bound = certified_bound(family)
     below = bound is not None and result.kernel_rank < bound
-    covered = _kernels_covered(family)  # a signed certificate's bound holds for signed heads too (THEORY L8)
+    covered = kernels_covered(family)  # a signed certificate's bound holds for signed heads too (THEORY L8)
     in_class = result.negative_weights == 0 or (result.denominator_sign == 1 and "signed" in covered) or "signed-any-denominator" in covered
     contradiction = below and result.solves and in_class
     violations: list[str] = []

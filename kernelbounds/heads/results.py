@@ -177,7 +177,7 @@ def certified_bound(family: Family) -> int | None:
     return None
 
 
-def _kernels_covered(family: Family) -> tuple[str, ...]:
+def kernels_covered(family: Family) -> tuple[str, ...]:
     """The kernel classes the family's certificate bound holds for: those of the checker's
     claim (its field `kernel`, docs/certificate-format-v2.md "Signed kernels"); otherwise nonnegative."""
     cert = family.certificate

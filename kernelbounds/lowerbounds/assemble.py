@@ -14,7 +14,8 @@ from typing import Protocol
 
 from ..errors import InvalidArgument
 from .amplification import best_schedule, chain_levels
-from .certify import _PerEntry, _Ranked, certificate, check_kernel, linear_certificate
+from .certify import certificate, linear_certificate
+from .forms import PerEntry, Ranked, check_kernel
 from .codes import Code
 from .codes.library import candidates
 from .codes.linear import LinearCode
@@ -27,7 +28,7 @@ from ..vocabulary import VARIANTS
 
 
 @dataclass(frozen=True)
-class LowerBound(_PerEntry):
+class LowerBound(PerEntry):
     m: int
     n: int
     variant: str
@@ -104,7 +105,7 @@ def smallest_witness(m: int, n: int, target: int, variant: str = "position-indep
 
 
 @dataclass(frozen=True)
-class LinearLowerBound(_Ranked):
+class LinearLowerBound(Ranked):
     """The uniform-form bound for the N words of weight w in a linear code (THEORY L3, L4):
     every gap is >= g = ceil(d_min/2); each pair's chain follows the schedule for g, its
     last link stretched to the pair's own gap, so P_ij >= P(g) = min_product."""

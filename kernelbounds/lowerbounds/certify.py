@@ -2,79 +2,19 @@
 §3 L3, L4, L8; docs/certificate-format-v2.md): the v1 documents of the pairwise (listed
 words) and uniform (linear code) forms, the field `kernel` of a signed class, and the
 bound each form states per class (L3 for nonnegative kernels, L3 - 1 for signed ones).
-The forms (LowerBound, LinearLowerBound) are those of :mod:`.assemble`, which imports this
-module.
+The forms are those of :mod:`.assemble` (their bases in :mod:`.forms`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING
-
-from ..errors import InvalidArgument, KernelboundsError
+from ..errors import KernelboundsError
 from ..bits import to_str
 from ..certificate import canonical_json, header
-from .rankbound import RankBound
+from .forms import PerEntry, Ranked, kernel_fields
 from .witness import linear_witness_count, witness_count, witness_family
 
-if TYPE_CHECKING:  # for annotations only: assemble imports this module
-    from .assemble import LinearLowerBound, LowerBound
 
-from ..vocabulary import KERNELS  # THEORY §1, L8
-
-
-def check_kernel(kernel: str, variant: str) -> None:
-    """ValueError for an unknown kernel class, or signed-any-denominator with the
-    position-dependent variant (THEORY L8 (b): not covered)."""
-    if kernel not in KERNELS:
-        raise InvalidArgument(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
-    if kernel == "signed-any-denominator" and variant == "position-dependent":
-        raise InvalidArgument("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b): with denominators of "
-                         "either sign the placement sum is no longer a convex combination); use kernel signed or another variant")
-
-
-def kernel_fields(doc: dict, kernel: str) -> dict:
-    """Add the v2 field `kernel` (and version 2) unless the kernel is nonnegative, so the
-    nonnegative files stay byte-identical (docs/certificate-format-v2.md, "Signed kernels")."""
-    if kernel != "nonnegative":
-        doc["version"] = 2
-        doc["kernel"] = kernel
-    return doc
-
-
-class _Ranked:
-    """bound and k of an L3 rank bound (THEORY L3), for forms that carry `rank: RankBound`
-    and `kernel`: the L3 bound on rank M is a bound on r for nonnegative kernels (L4), and
-    on r + 1 for signed kernels (L8: M = D-ratios, rank M <= r + 1), hence L3 - 1."""
-
-    rank: RankBound
-    kernel: str
-
-    @property
-    def bound(self) -> int:
-        return self.rank.bound - (self.kernel != "nonnegative")
-
-    def with_kernel(self, kernel: str):
-        """The same bound stated for another kernel class (same code, chains and k)."""
-        check_kernel(kernel, self.variant)
-        return replace(self, kernel=kernel)
-
-    @property
-    def k(self) -> int:
-        return self.rank.k
-
-
-class _PerEntry(_Ranked):
-    """Per-entry forms (THEORY L3): the least chain product over their `products`."""
-
-    products: dict[int, int]
-
-    @property
-    def min_product(self) -> int:
-        return min(self.products)
-
-
-def certificate(lb: LowerBound, listed: bool = False) -> dict:
+def certificate(lb: PerEntry, listed: bool = False) -> dict:
     """The v1 lower-bound certificate (v2 with the field `kernel` for a signed kernel: the
     bound stated for another class is ``sources.codes.restate``); `listed` writes the
     witness family explicitly."""
@@ -97,7 +37,7 @@ def certificate(lb: LowerBound, listed: bool = False) -> dict:
     return kernel_fields(doc, lb.kernel)
 
 
-def listed_size(lb: LowerBound) -> int:
+def listed_size(lb: PerEntry) -> int:
     """The exact byte count of ``canonical_json(certificate(lb, True))``, without
     listing the family: the unlisted document plus, for K inputs of n tokens of m bits,
     the key line `  "inputs": [` and its separator (18 bytes) and K (n (m + 8) + 10) (one
@@ -111,7 +51,7 @@ class ListedTooLarge(KernelboundsError, ValueError):
     before the family is built."""
 
 
-def listed_refusal(lb: LowerBound) -> str | None:
+def listed_refusal(lb: PerEntry) -> str | None:
     """Why the certificate listing lb's witness family is refused before it is built (one
     line), or None: the checker reads at most max_list listed items and max_file_bytes
     bytes, and the file's exact size is known in advance (listed_size)."""
@@ -125,7 +65,7 @@ def listed_refusal(lb: LowerBound) -> str | None:
     return None
 
 
-def linear_certificate(lb: LinearLowerBound) -> dict:
+def linear_certificate(lb: Ranked) -> dict:
     doc = header("lower-bound")
     doc.update(
         m=lb.m,

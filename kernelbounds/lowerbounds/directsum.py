@@ -25,7 +25,7 @@ from ..errors import InvalidArgument
 from ..bits import to_str
 from ..certificate import header
 from .amplification import best_schedule, chain_levels
-from .certify import _PerEntry, check_kernel, kernel_fields
+from .forms import PerEntry, check_kernel, kernel_fields
 from .codes.golay import generator_rows
 from .codes.linear import LinearCode, reed_muller
 from .orbitform import Orbit, orbit_rows
@@ -152,7 +152,7 @@ def row_gap_sets(parts: tuple[tuple[Component, int], ...]):
 
 
 @dataclass(frozen=True)
-class DirectSumBound(_PerEntry):
+class DirectSumBound(PerEntry):
     """The per-entry L3 bound of a direct sum of components (THEORY L9)."""
 
     n: int

@@ -14,7 +14,7 @@ from ..errors import InvalidArgument
 from .amplification import best_schedule, chain_levels
 from ..bits import to_str
 from ..certificate import header
-from .certify import _PerEntry, kernel_fields
+from .forms import PerEntry, kernel_fields
 from .codes import Code
 from .codes.linear import LinearCode
 from .rankbound import RankBound, best_rank_bound
@@ -30,7 +30,7 @@ class Orbit:
 
 
 @dataclass(frozen=True)
-class OrbitLowerBound(_PerEntry):
+class OrbitLowerBound(PerEntry):
     """The per-entry bound (THEORY L3) for a constant-weight code with known automorphisms,
     one gap histogram per orbit ("Rows in one orbit"); the code is the weight-w words of
     a linear code (`linear`, `weight`) or a listed code (`listed`)."""

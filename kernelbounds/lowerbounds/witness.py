@@ -1,24 +1,21 @@
 """Witness families of the chain lower bound (THEORY §3 L4-L6): per row i the query
 q_i = comp(c_i), a uniform input per key and mixed inputs per chain link (one placement,
 or n - 1 for position-dependent maps, L5); and their count without listing them.
-The forms (LowerBound, LinearLowerBound) are those of :mod:`.assemble`, which imports this
-module; :func:`.assemble.smallest_witness` picks the smallest family for a target.
+The forms are those of :mod:`.assemble` (their bases in :mod:`.forms`);
+:func:`.assemble.smallest_witness` picks the smallest family for a target.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .amplification import chain_keys
 from ..bits import comp, low_bits
 from .codes.verify import intersection_matrix
-
-if TYPE_CHECKING:  # for annotations only: assemble imports this module
-    from .assemble import LinearLowerBound, LowerBound
+from .forms import PerEntry, Ranked
 
 
 def placements(variant: str, n: int) -> int:
@@ -27,7 +24,7 @@ def placements(variant: str, n: int) -> int:
     return n - 1 if variant == "position-dependent" else 1
 
 
-def witness_rows(lb: LowerBound) -> Iterator[tuple[int, set[int], set[tuple[int, int]]]]:
+def witness_rows(lb: PerEntry) -> Iterator[tuple[int, set[int], set[tuple[int, int]]]]:
     """Per row i: (q_i, keys needing a uniform input, links (a, b) needing a mixed input)."""
     words = lb.code.words
     for i, c_i in enumerate(words):
@@ -43,7 +40,7 @@ def witness_rows(lb: LowerBound) -> Iterator[tuple[int, set[int], set[tuple[int,
         yield q, keys, links
 
 
-def witness_count(lb: LowerBound) -> int:
+def witness_count(lb: PerEntry) -> int:
     """|W| without listing it: per row, N keys plus intermediates that are not code words,
     plus the shared prefix links of the row's schedules and one final link per j (final
     links differ in c_j; one can coincide with a prefix link only if c_j is an
@@ -84,7 +81,7 @@ def uniform_input(q: int, z: int, n: int, variant: str) -> tuple[int, ...]:
     return (z,) * (n - 1) + (q,) if variant == "causal" else (q,) + (z,) * (n - 1)
 
 
-def witness_family(lb: LowerBound) -> list[tuple[int, ...]]:
+def witness_family(lb: PerEntry) -> list[tuple[int, ...]]:
     """The explicit inputs: the query first (last for causal), uniform and mixed inputs."""
     n, variant = lb.n, lb.variant
     inputs = []
@@ -95,7 +92,7 @@ def witness_family(lb: LowerBound) -> list[tuple[int, ...]]:
     return inputs
 
 
-def linear_witness_count(lb: LinearLowerBound) -> int:
+def linear_witness_count(lb: Ranked) -> int:
     """Per row: N keys + (k-1) intermediates (weights < g <= w: never code words), and
     (k-1) prefix links + (N-1) final links, each with its placements."""
     links = len(lb.levels) - 1

@@ -42,7 +42,7 @@ def witness(m: int, n: int, target: int, kernel: str = "nonnegative", variant: s
     """The smallest witness family certifying r >= target for the kernel class: for a
     signed class the L3 bound must reach target + 1 (THEORY L8)."""
     from ..lowerbounds import assemble
-    from ..lowerbounds.certify import check_kernel
+    from ..lowerbounds.forms import check_kernel
 
     check_kernel(kernel, variant)
     lb = assemble.smallest_witness(m, n, target + (kernel != "nonnegative"), variant)
