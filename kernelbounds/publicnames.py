@@ -5,6 +5,6 @@ still loads nothing of the generator."""
 
 NAMES = (
     "Bound", "Upper", "Construction", "Verdict", "Rank", "Transcript", "Token", "Head", "Evaluation", "Family", "Counterexample",
-    "bound", "upper", "construct", "check", "certificate_path", "certificate_names", "rank", "evaluate", "transcript", "witness", "family_tokens", "load_head",
+    "bound", "upper", "construct", "check", "certificate_path", "certificate_names", "rank", "evaluate", "transcript", "witness", "symmetric_head", "family_tokens", "load_head",
     "TheoryContradicted", "StaleIndex",
 )

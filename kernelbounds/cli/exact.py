@@ -91,63 +91,38 @@ def run_general(args) -> int:
 
 
 def run_symmetric(args) -> int:
-    """general-head --symmetric: the equivariant ansatz (upperbounds/symmetric.py), searched
-    by central points and lazy token rows (upperbounds/centralsearch.py), with progress on a
-    terminal (or lines with --verbose) and a wall-clock time limit (exit 3)."""
-    import time
-
+    """general-head --symmetric: the library's sweep (upperbounds/symmetricsweep.py) with
+    progress on a terminal (or lines with --verbose) and a wall-clock time limit (exit 3)."""
     from ..progress import bar
-    from ..upperbounds import centralsearch, symmetric
+    from ..upperbounds import symmetricsweep
     from ._common import UserError
 
-    if args.symmetric == "auto":
-        perms = [symmetric.cycle_type(p, args.m) for p in symmetric.cycle_types(args.m, args.rank)]
-    else:
-        try:
-            perms = [symmetric.parse_cycles(args.symmetric, args.m)]
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
-        if symmetric.order(perms[0]) > args.rank:
-            raise UserError(f"the permutation has order {symmetric.order(perms[0])} > --rank {args.rank}")
-    start = time.monotonic()
-    until = start + args.time_limit
-    res, last = None, None
     with bar(None, "general-head --symmetric", "iteration") as shown_bar:
 
         def report(p):
-            nonlocal last
-            last = p
-            p.seconds_left = max(0.0, until - time.monotonic())
             shown_bar.set_postfix_str(p.line(), refresh=False)
             shown_bar.update(1)
             if args.verbose:
                 print(p.line(), file=sys.stderr, flush=True)
 
-        for pi in perms:
-            left = until - time.monotonic()
-            if left <= 0:
-                break
-            ansatz = symmetric.Ansatz(args.m, pi, args.rank - symmetric.order(pi))
-            budget = min(left, args.seconds or left)
-            res = centralsearch.search(ansatz, args.n, seconds=budget, seed=args.seed, nonnegative=not args.signed, report=report)
-            if res.found is not None:
-                break
-    total = time.monotonic() - start
-    shown = symmetric.show_cycles(res.ansatz.pi) if res else "()"
-    if res is None or res.found is None:
-        out_of_time = time.monotonic() >= until or (res is not None and res.timed_out)
+        try:
+            found = symmetricsweep.sweep(args.m, args.n, args.rank, args.symmetric, args.seconds, args.time_limit, args.seed, not args.signed, report)
+        except ValueError as exc:
+            raise UserError(str(exc).replace("> rank", "> --rank")) from None
+    res, last, shown, total = found.result, found.last, found.permutation, found.seconds
+    if found.found is None:
         if args.json:
             emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "permutation": shown, "margin": res.margin if res else None,
-                       "iterations": res.iterations if res else 0, "timed_out": out_of_time, "seconds": round(total, 3), "output": None})
+                       "iterations": res.iterations if res else 0, "timed_out": found.out_of_time, "seconds": round(total, 3), "output": None})
         where = f"at pi = {shown}, iteration {last.iteration}, best margin {last.best:.3e}" if last else "before the first iteration"
-        if out_of_time:
+        if found.out_of_time:
             print(f"kernelbounds: time limit of {args.time_limit} s reached {where}; no rank-{args.rank} head found at m = {args.m}, n = {args.n} (this proves nothing)", file=sys.stderr)
             return 3
-        print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(perms)} permutation(s), {total:.1f} s, the margin stopped growing {where}); this proves nothing", file=sys.stderr)
+        print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(found.permutations)} permutation(s), {total:.1f} s, the margin stopped growing {where}); this proves nothing", file=sys.stderr)
         return 1
-    err = res.found.worst_error
+    err = found.found.worst_error
     if args.output:
-        write_doc(res.found.certificate(), args.output)
+        write_doc(found.found.certificate(), args.output)
     if args.json:
         emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "permutation": shown, "worst_error": rational(err), "iterations": res.iterations, "seconds": round(total, 3), "output": args.output})
     elif args.output != "-":

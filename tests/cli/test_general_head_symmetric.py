@@ -47,3 +47,26 @@ def test_symmetric_search_shows_its_progress(capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines and lines[0].startswith("pi = (): iteration 0, margin ")
     assert all("margin" in x and x.endswith("s left") for x in lines)
+
+
+def test_the_sweep_is_reachable_from_the_api_and_agrees_with_the_command(tmp_path):
+    """kb.symmetric_head runs the same library sweep: the head it finds under the 4-cycle is
+    the command's (same seed), certified exactly and accepted by the checker (r*(4, 3) <= 4)."""
+    import kernelbounds as kb
+    from kernelbounds.certificate import canonical_json
+
+    found = kb.symmetric_head(4, 3, 4, "(0123)", seconds=60)
+    assert found.found is not None and found.permutation == "(0,1,2,3)" and not found.out_of_time
+    assert found.found.worst_error < 0.5  # THEORY §1: a head solves every input iff its worst error is below 1/2
+    doc = found.found.certificate()
+    assert kb.check(doc).ok
+    out = tmp_path / "h.json"
+    assert main(["general-head", "--m", "4", "--n", "3", "--rank", "4", "--symmetric", "(0123)", "--seconds", "60", "-o", str(out)]) == 0
+    assert out.read_text() == canonical_json(doc)
+    for bad in [dict(cycles="(012)", rank=2), dict(cycles=("0", "1")), dict(rank=0)]:
+        args = dict(m=4, n=3, rank=4, cycles="(0123)") | bad
+        try:
+            kb.symmetric_head(**args)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
