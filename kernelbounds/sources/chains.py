@@ -7,17 +7,13 @@ from __future__ import annotations
 
 from .protocol import Entry, Statement, no_description, verdict
 
-NAME = "chains"
-KIND = "level-family"
-THEORY = "U4'"
-METHOD = "explicit chain"
-SIDE = "upper"
-STORED = "features"
-COMPUTED = True
+NAME, KIND, SIDE = "chains", "level-family", "upper"
+THEORY, METHOD = "U4'", "explicit chain"
+STORED, COMPUTED = "features", True
+describe = no_description
+
 ROW = "chain"  # a stored row's name in `certificates --verify`
 MAX_M, NS = 64, range(3, 9)
-
-describe = no_description
 
 
 def label(kernel: str) -> tuple[str, str]:

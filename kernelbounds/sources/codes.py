@@ -15,13 +15,10 @@ from __future__ import annotations
 
 from .protocol import Entry, Statement, verdict
 
-NAME = "codes"
-KIND = "lower-bound"
-THEORY = "L4"
-METHOD = "codes"
-SIDE = "lower"
-STORED = "cell"
-COMPUTED = True
+NAME, KIND, SIDE = "codes", "lower-bound", "lower"
+THEORY, METHOD = "L4", "codes"
+STORED, COMPUTED = "cell", True
+
 MAX_M = 64  # the search runs up to here (the stored grid); above, the stored m = 64 cell holds by restriction (THEORY U5)
 
 

@@ -7,17 +7,10 @@ from __future__ import annotations
 
 from .protocol import Entry, Statement, no_description, no_row, plain_label
 
-NAME = "constructions"
-KIND = "construction"
-THEORY = "U1"
-METHOD = "U1 rank one"
-SIDE = "upper"
-STORED = ""
-COMPUTED = True
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
+NAME, KIND, SIDE = "constructions", "construction", "upper"
+THEORY, METHOD = "U1", "U1 rank one"
+STORED, COMPUTED = "", True
+label, describe, row = plain_label(METHOD, THEORY), no_description, no_row
 
 
 def certificate(name: str, m: int, n: int) -> dict:

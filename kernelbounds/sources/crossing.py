@@ -5,18 +5,10 @@ from __future__ import annotations
 
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "crossing"
-KIND = "crossing"
-THEORY = "U6"
-METHOD = "single crossing"
-SIDE = "lower"
-STORED = ""
-COMPUTED = False
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
+NAME, KIND, SIDE = "crossing", "crossing", "lower"
+THEORY, METHOD = "U6", "single crossing"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
 
 
 def _file(m: int, n: int, variant: str = "position-independent") -> Entry:

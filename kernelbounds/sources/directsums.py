@@ -5,15 +5,10 @@ from __future__ import annotations
 
 from .protocol import Entry, files_cover, no_row, none_stated
 
-NAME = "direct-sums"
-KIND = "direct-sum"
-THEORY = "L9"
-METHOD = "direct sum of codes"
-SIDE = "lower"
-STORED = ""
-COMPUTED = False
-row = no_row
-statements = none_stated
+NAME, KIND, SIDE = "direct-sums", "direct-sum", "lower"
+THEORY, METHOD = "L9", "direct sum of codes"
+STORED, COMPUTED = "", False
+row, statements = no_row, none_stated
 
 
 def label(kernel: str) -> tuple[str, str]:

@@ -10,21 +10,14 @@ from pathlib import Path
 
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "explicit-heads"
-KIND = "explicit-head"
-THEORY = "U5"
-METHOD = "explicit head"
-SIDE = "upper"
-STORED = ""
-COMPUTED = False
+NAME, KIND, SIDE = "explicit-heads", "explicit-head", "upper"
+THEORY, METHOD = "U5", "explicit head"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
+
 HEADS_DIR = Path(__file__).parents[1] / "data" / "heads"  # explicit heads found by the U5 search, as tables
 RANK_ONE_NS = range(3, 9)
 RANK_ONE_MAX_M = 3  # rank-one heads certified for m = 1..3
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
 
 
 def general_heads() -> list[tuple[int, int, int, Path]]:

@@ -7,18 +7,10 @@ from __future__ import annotations
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 from .refutations import entry as refutation
 
-NAME = "extensions"
-KIND = "rank-extension"
-THEORY = "U7+"
-METHOD = "rank refutation plus disjoint edges"
-SIDE = "lower"
-STORED = ""
-COMPUTED = False
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
+NAME, KIND, SIDE = "extensions", "rank-extension", "lower"
+THEORY, METHOD = "U7+", "rank refutation plus disjoint edges"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
 
 
 def entries() -> list[Entry]:

@@ -6,18 +6,10 @@ from __future__ import annotations
 
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "kernel-ranks"
-KIND = "rank"
-THEORY = "§2"
-METHOD = "kernel rank"
-SIDE = ""
-STORED = ""
-COMPUTED = False
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
+NAME, KIND, SIDE = "kernel-ranks", "rank", ""
+THEORY, METHOD = "§2", "kernel rank"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
 
 
 def _file(name: str, m: int) -> Entry:

@@ -10,19 +10,12 @@ from __future__ import annotations
 
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "level-families"
-KIND = "level-family"
-THEORY = "U4"
-METHOD = "level family"
-SIDE = "upper"
-STORED = ""
-COMPUTED = False
-SMALL = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
+NAME, KIND, SIDE = "level-families", "level-family", "upper"
+THEORY, METHOD = "U4", "level family"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
 
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
+SMALL = [(m, 3) for m in range(4, 21)] + [(m, n) for n in (4, 5) for m in range(4, 13)]
 
 
 def _cell(m: int, n: int) -> tuple[int, int, str, str]:

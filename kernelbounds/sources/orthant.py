@@ -9,20 +9,15 @@ signed code side is one less).
 
 from __future__ import annotations
 
+from ..hub.storedshape import ORTHANT_MAX_M as MAX_M  # signrank lists the pairs up to here
 from .protocol import Entry, Statement, no_description, plain_label, verdict
 
-NAME = "orthant"
-KIND = "orthant"
-THEORY = "L7"
-METHOD = "sign rank (orthant family)"
-SIDE = "lower"
-STORED = "cell"
-COMPUTED = True
-from ..hub.storedshape import ORTHANT_MAX_M as MAX_M  # noqa: E402 (signrank lists the pairs up to here)
-KERNELS = ("nonnegative", "signed")  # not signed-any-denominator (THEORY L8)
+NAME, KIND, SIDE = "orthant", "orthant", "lower"
+THEORY, METHOD = "L7", "sign rank (orthant family)"
+STORED, COMPUTED = "cell", True
+label, describe = plain_label(METHOD, THEORY), no_description
 
-label = plain_label(METHOD, THEORY)
-describe = no_description
+KERNELS = ("nonnegative", "signed")  # not signed-any-denominator (THEORY L8)
 
 
 def _family(m: int, n: int, variant: str):

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "rank-one"
-KIND = "rank-one-infeasible"
-THEORY = "U5"
-METHOD = "rank-one Farkas"
-SIDE = "lower"
-STORED = ""
-COMPUTED = False
+NAME, KIND, SIDE = "rank-one", "rank-one-infeasible", "lower"
+THEORY, METHOD = "U5", "rank-one Farkas"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
+
 NS = range(3, 9)
 FAILS_M = 4  # the least m where rank one fails, for every n in NS
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
 
 
 def _file(m: int, n: int) -> Entry:

@@ -5,24 +5,17 @@ r*(6, n) >= 4; r = 4 at m = 8, n = 3 directly (the prism plus edge 67)."""
 
 from __future__ import annotations
 
+from ..vocabulary import VARIANTS
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "refutations"
-KIND = "rank-refutation"
-THEORY = "U7"
-METHOD = "rank refutation (chirotope, clausal proof)"
-SIDE = "lower"
-STORED = ""
-COMPUTED = False
+NAME, KIND, SIDE = "refutations", "rank-refutation", "lower"
+THEORY, METHOD = "U7", "rank refutation (chirotope, clausal proof)"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
 
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
 
-VARIANTS3 = ("position-independent", "position-dependent", "causal")
-CELLS = [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for v in VARIANTS3 for n in range(3, 9)]
-CELLS += [(8, 4, 3, v) for v in VARIANTS3]
+CELLS = [(m, r, n, v) for m, r in ((5, 2), (6, 3)) for v in VARIANTS for n in range(3, 9)]
+CELLS += [(8, 4, 3, v) for v in VARIANTS]
 
 
 def entry(m: int, r: int, n: int, variant: str) -> Entry:

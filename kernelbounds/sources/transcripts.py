@@ -5,18 +5,10 @@ from __future__ import annotations
 
 from .protocol import Entry, files_cover, no_description, no_row, none_stated, plain_label
 
-NAME = "transcripts"
-KIND = "transcript"
-THEORY = "§4"
-METHOD = "transcript bound"
-SIDE = ""
-STORED = ""
-COMPUTED = False
-
-label = plain_label(METHOD, THEORY)
-describe = no_description
-row = no_row
-statements = none_stated
+NAME, KIND, SIDE = "transcripts", "transcript", ""
+THEORY, METHOD = "§4", "transcript bound"
+STORED, COMPUTED = "", False
+label, describe, row, statements = plain_label(METHOD, THEORY), no_description, no_row, none_stated
 
 
 def _file(q: int, s: int) -> Entry:
