@@ -6,7 +6,8 @@ from __future__ import annotations
 import sys
 
 from ..certificate import write_atomic, written_through
-from ..hub.answer import KERNELS, KIND_METHOD, MAX_M
+from .. import sources
+from ..hub.answer import KERNELS, MAX_M
 from ._common import UserError, certificates_option, emit_json, one_line, one_stdout, output_options, positive, size_options, variant_option, write_doc
 
 
@@ -136,7 +137,7 @@ def run_bound(args) -> int:
     for w in written:
         note = " (replaced the existing file)" if w["replaced"] else ""
         print(f"  {'base' if w['option'] == '--base-out' else 'certificate'} ({w['option']}): {one_line(w['file'])}{note}")
-    if args.output and not args.base_out and b.lower_method == KIND_METHOD["rank-extension"]:
+    if args.output and not args.base_out and b.lower_method == sources.by_kind("rank-extension").METHOD:
         print("  the lower certificate names its base by sha256: `kernelbounds check` finds a shipped base itself; --base-out FILE writes the base")
     return 0
 

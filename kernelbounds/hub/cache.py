@@ -102,7 +102,7 @@ def depends_on_other_files(kind) -> bool:
     return kind in NAMING_KINDS
 
 
-_WARNED: set[tuple[str, str]] = set()
+WARNED: set[tuple[str, str]] = set()
 
 
 def warn(path: str, why: str) -> None:
@@ -110,8 +110,8 @@ def warn(path: str, why: str) -> None:
     ESC or a newline cannot forge a second line); each (path, why) once per process."""
     from ..checker.text import escape
 
-    if (path, why) not in _WARNED:
-        _WARNED.add((path, why))
+    if (path, why) not in WARNED:
+        WARNED.add((path, why))
         print(escape(f"kernelbounds: warning: ignoring {path}: {why}"), file=sys.stderr)
 
 

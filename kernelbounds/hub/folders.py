@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..vocabulary import sha256
 from . import cache
-from .cache import _WARNED as _WARNED, warn  # one warning per (path, why) per process, shared with the cache
+from .cache import warn  # one warning per (path, why) per process, shared with the cache (cache.WARNED)
 
 _MEMO: dict = {}  # cache key (or (key, folder listing) for a verdict on other files too) -> verdict record, for this process
 def read_bounded(path: str, limits=None) -> bytes:

@@ -19,16 +19,17 @@ the checker's is the rebuild's question, not this module's.
 
 from __future__ import annotations
 
+from ..sources.codes import stated_kernels
+from ..sources.orthant import MAX_M as ORTHANT_MAX_M, has_orthant  # noqa: F401 (re-exported)
+
 FORMAT = "kernelbounds-computed"
 VERSION = 2
 NAME = "COMPUTED"
 MAX_M = 64
 NS = range(3, 9)  # lower bounds beyond the trivial r >= 1 need n >= 3
 from ..vocabulary import VARIANTS  # noqa: E402 (the grid's variants, in the file's order)
-ORTHANT_MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
 
-TOP = {"format", "version", "cells", "chains", "code_files"}
-CELL = {"m", "n", "variant", "codes", "orthant"}
+BASE_CELL = {"m", "n", "variant"}  # and a row per cell source of the registry
 CODES = {"bound", "detail", "summary", "certificates"}
 VERDICT = {"sha256", "claim"}
 ORTHANT = {"bound", "witness_inputs"} | VERDICT
@@ -38,22 +39,25 @@ CODE_FILE = {"sha256", "summary"}
 Problem = tuple[str, str]  # (JSON pointer, reason)
 
 
-def signed_kernel(variant: str) -> str:
-    """The widest signed kernel class a code certificate can state for the variant (THEORY L8 (b):
-    denominators of either sign are not covered for position-dependent heads)."""
-    return "signed" if variant == "position-dependent" else "signed-any-denominator"
+def _stored(axis: str) -> list:
+    from .. import sources
+
+    return sources.stored(axis)
 
 
-def stated_kernels(variant: str, bound: int) -> list[str]:
-    """The kernel classes a code cell's certificates are stated for: nonnegative, and when the
-    bound exceeds 2 the widest signed class (THEORY L8: value bound - 1, so r >= 1 needs none)."""
-    return ["nonnegative"] + ([signed_kernel(variant)] if bound > 2 else [])
+def cell_fields() -> set[str]:
+    """A cell's fields: its key and one row per cell source of the registry."""
+    return BASE_CELL | {s.NAME for s in _stored("cell")}
 
 
-def has_orthant(m: int, code_bound: int) -> bool:
-    """Whether THEORY L7's floor(m/2) is stored at m beside this code bound: it can decide a
-    side (floor(m/2) >= code_bound - 1: the signed code side is one less)."""
-    return 4 <= m <= ORTHANT_MAX_M and m // 2 >= code_bound - 1
+def _verdict_row(row, where: str) -> list[Problem]:
+    """A stored source's row this module knows no more of: null, or an object with a
+    checker verdict (its sha256 a string; its claim is checked where it is used)."""
+    if row is None:
+        return []
+    if not isinstance(row, dict) or not VERDICT <= set(row):
+        return [(where, "not a row with a checker verdict (sha256, claim)")]
+    return _sha(row, where)
 
 
 def cell_keys() -> list[tuple[int, int, str]]:
@@ -87,7 +91,7 @@ def document_problem(doc) -> str | None:
         return f"not a JSON object but a JSON {type(doc).__name__}"
     if doc.get("format") != FORMAT or doc.get("version") != VERSION:
         return f"not a {FORMAT} version {VERSION} document"
-    for name, kind in (("cells", list), ("chains", list), ("code_files", dict)):
+    for name, kind in [("cells", list), ("code_files", dict)] + [(s.NAME, list) for s in _stored("features")]:
         if not isinstance(doc.get(name), kind):
             return f"/{name} is not a JSON {'array' if kind is list else 'object'}"
     return None
@@ -104,7 +108,7 @@ def _key(row, names: tuple[str, ...]):
 def grid_problems(doc: dict) -> list[Problem]:
     """Rows (objects) whose m, n or variant lie outside the declared grid."""
     out = []
-    for part, names, declared in (("cells", ("m", "n", "variant"), set(cell_keys())), ("chains", ("m", "n"), set(chain_keys()))):
+    for part, names, declared in [("cells", ("m", "n", "variant"), set(cell_keys()))] + [(s.NAME, ("m", "n"), set(chain_keys())) for s in _stored("features")]:
         for i, row in enumerate(doc[part]):
             if isinstance(row, dict) and _key(row, names) not in declared:
                 shown = ", ".join(f"{k} = {_show(row.get(k))}" for k in names)
@@ -135,8 +139,12 @@ def _sha(row: dict, where: str) -> list[Problem]:
 
 def _cell(c: dict, where: str) -> list[Problem]:
     m, n, variant = c["m"], c["n"], c["variant"]
-    out = _fields(c, CELL, where)
+    out = _fields(c, cell_fields(), where)
     if out:
+        return out
+    for name in sorted(cell_fields() - BASE_CELL - {"codes", "orthant"}):
+        out += _verdict_row(c[name], f"{where}/{name}")
+    if "codes" not in c:
         return out
     codes, bound = c["codes"], 0
     if codes is not None:
@@ -159,6 +167,8 @@ def _cell(c: dict, where: str) -> list[Problem]:
             if k in certificates:
                 found = _fields(certificates[k], VERDICT, f"{where}/codes/certificates/{k}")
                 out += found or _sha(certificates[k], f"{where}/codes/certificates/{k}")
+    if "orthant" not in c:
+        return out
     orthant, expected = c["orthant"], has_orthant(m, bound)
     if orthant is None:
         return out + ([(f"{where}/orthant", f"missing: THEORY L7's floor(m/2) = {m // 2} decides a side at m = {m} (code bound {bound})")] if expected else [])
@@ -219,7 +229,8 @@ def completeness(doc: dict) -> list[Problem]:
     where L7 decides nothing or none where it does, a number outside its range (each with its
     JSON pointer; rows outside the grid are :func:`grid_problems`')."""
     out = _rows(doc, "cells", ("m", "n", "variant"), cell_keys(), _cell)
-    out += _rows(doc, "chains", ("m", "n"), chain_keys(), _chain)
+    for s in _stored("features"):
+        out += _rows(doc, s.NAME, ("m", "n"), chain_keys(), _chain if s.NAME == "chains" else lambda row, where: _verdict_row(row, where))
     for name, entry in sorted(doc["code_files"].items()):
         where = f"/code_files/{name}"  # escaped where it is printed
         found = _fields(entry, CODE_FILE, where)

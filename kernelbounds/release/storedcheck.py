@@ -36,10 +36,10 @@ class Rechecked:
 
     @property
     def label(self) -> str:
-        if self.row[0] == "chain":
-            return f"chain m = {self.row[1]}, n = {self.row[2]}"
         if self.row[0] == "code-file":
             return f"code file {self.row[1]}"
+        if self.row[0] != "cell":
+            return f"{self.row[0]} m = {self.row[1]}, n = {self.row[2]}"
         return f"cell m = {self.row[1]}, n = {self.row[2]} ({self.row[3]})"
 
 
@@ -72,7 +72,13 @@ def rows(st: stored.Stored) -> list[tuple]:
     """Every stored row: ("cell", m, n, variant), ("chain", m, n) and ("code-file", name),
     in a fixed order."""
     cells = [("cell", *key) for key in sorted(st.cells, key=lambda k: (k[0], k[1], stored.VARIANTS.index(k[2])))]
-    return cells + [("chain", *key) for key in sorted(st.chains)] + [("code-file", name) for name in sorted(st.code_files)]
+    features = [(source.ROW, *key) for source in sources.stored("features") for key in sorted(st.features[source.NAME])]
+    return cells + features + [("code-file", name) for name in sorted(st.code_files)]
+
+
+def _features_source(row: tuple):
+    """The features source whose stored rows are named ``row[0]`` ("chain": the explicit chains)."""
+    return next(s for s in sources.stored("features") if s.ROW == row[0])
 
 
 def sample(all_rows: list[tuple], count: int, seed: str) -> list[tuple]:
@@ -112,7 +118,7 @@ def recheck(job: tuple[tuple, dict, str | None]) -> Rechecked:
         elif row[0] == "cell":
             fresh = sources.cell.__wrapped__(*row[1:])
         else:
-            fresh = sources.features_row("chains", *row[1:])
+            fresh = sources.features_row(_features_source(row).NAME, *row[1:])
     except (sources.CertificateRejected, ValueError) as exc:
         return Rechecked(row, str(exc))
     where = first_difference(kept, fresh)
@@ -140,7 +146,7 @@ def recheck_all(st: stored.Stored, chosen: list[tuple], jobs: int | None = None,
     def kept(row: tuple) -> dict:
         if row[0] == "code-file":
             return st.code_files[row[1]]
-        return st.cells[row[1:]] if row[0] == "cell" else st.chains[row[1:]]
+        return st.cells[row[1:]] if row[0] == "cell" else st.features[_features_source(row).NAME][row[1:]]
 
     ordered = sorted(chosen, key=lambda r: -r[1] if r[0] != "code-file" else -stored.MAX_M - 1)  # code files and large m first: they take longest
     where = None if folder is None else str(folder)

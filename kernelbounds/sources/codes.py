@@ -28,6 +28,18 @@ def restate(lb, kernel: str):
     return lb.with_kernel(kernel)
 
 
+def signed_kernel(variant: str) -> str:
+    """The widest signed kernel class a code certificate can state for the variant (THEORY L8 (b):
+    denominators of either sign are not covered for position-dependent heads)."""
+    return "signed" if variant == "position-dependent" else "signed-any-denominator"
+
+
+def stated_kernels(variant: str, bound: int) -> list[str]:
+    """The kernel classes a code cell's certificates are stated for: nonnegative, and when the
+    bound exceeds 2 the widest signed class (THEORY L8: value bound - 1, so r >= 1 needs none)."""
+    return ["nonnegative"] + ([signed_kernel(variant)] if bound > 2 else [])
+
+
 def best(m: int, n: int, variant: str, kernel: str = "nonnegative"):
     """The code search's best bound at (m, n, variant), stated for the kernel class."""
     from ..lowerbounds import assemble
@@ -76,7 +88,6 @@ def detail(lb) -> str:
 def row(m: int, n: int, variant: str, lookup) -> dict | None:
     """The code search's best bound at (m, n, variant), or None when no code fits, with the
     checker's verdicts on its nonnegative and signed certificates."""
-    from ..hub.storedshape import stated_kernels
     from ..lowerbounds import assemble
 
     lb = assemble.best(m, n, variant)

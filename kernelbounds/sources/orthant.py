@@ -9,7 +9,6 @@ signed code side is one less).
 
 from __future__ import annotations
 
-from ..hub.storedshape import ORTHANT_MAX_M as MAX_M  # signrank lists the pairs up to here
 from .protocol import Entry, Statement, no_description, plain_label, verdict
 
 NAME, KIND, SIDE = "orthant", "orthant", "lower"
@@ -17,7 +16,14 @@ THEORY, METHOD = "L7", "sign rank (orthant family)"
 STORED, COMPUTED = "cell", True
 label, describe = plain_label(METHOD, THEORY), no_description
 
+MAX_M = 41  # signrank's certificates list the pairs up to here; above, L4's codes are far better
 KERNELS = ("nonnegative", "signed")  # not signed-any-denominator (THEORY L8)
+
+
+def has_orthant(m: int, code_bound: int) -> bool:
+    """Whether THEORY L7's floor(m/2) is stored at m beside this code bound: it can decide a
+    side (floor(m/2) >= code_bound - 1: the signed code side is one less)."""
+    return 4 <= m <= MAX_M and m // 2 >= code_bound - 1
 
 
 def _family(m: int, n: int, variant: str):
@@ -37,8 +43,6 @@ def build(m: int, n: int, variant: str, kernel: str) -> dict:
 def row(m: int, n: int, variant: str, lookup) -> dict | None:
     """Bound floor(m/2) and the witness family's size where it can decide a side, with the
     checker's verdict on its certificate."""
-    from ..hub.storedshape import has_orthant
-
     codes = lookup("codes", m, n, variant)
     if not has_orthant(m, codes["bound"] if codes else 0):
         return None

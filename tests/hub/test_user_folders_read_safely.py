@@ -149,7 +149,7 @@ def test_a_rejected_file_with_a_hostile_name_is_one_escaped_line(tmp_path, name,
     folder = tmp_path / "user"
     folder.mkdir()
     (folder / name).write_text("{not json")
-    folders._WARNED.clear()
+    cache.WARNED.clear()
     _clear_memo()
     assert folder_claims(folder) == ()
     err = capsys.readouterr().err

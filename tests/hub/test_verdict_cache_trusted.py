@@ -27,7 +27,7 @@ OTHER_UID = 65534  # nobody
 
 def _fresh():
     folders._MEMO.clear()
-    folders._WARNED.clear()
+    cache.WARNED.clear()
     answer._ANSWERS.clear()
 
 
@@ -230,7 +230,7 @@ def test_a_verdict_on_other_files_is_decided_again_when_they_change(tmp_path, mo
     assert folder_claims(folder) == ()
     assert "base refutation is missing" in capsys.readouterr().err
     shutil.copy(CERTS / base_name, folder / base_name)  # a byte copy of the shipped base
-    folders._WARNED.clear()
+    cache.WARNED.clear()
     (found,) = folder_claims(folder)  # same process, memo kept
     assert (found.kind, found.side, found.value) == ("rank-extension", "lower", 5)
     (folder / base_name).unlink()
