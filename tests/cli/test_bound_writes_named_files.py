@@ -91,13 +91,17 @@ def test_a_user_extension_answers_and_its_base_is_found_by_sha256(tmp_path, caps
     assert name == hint and data == (folder / "b.json").read_bytes()
 
 
-def test_a_base_gone_after_the_check_is_one_line_and_nothing_written(tmp_path, capsys):
+def test_a_base_removed_after_an_answer_is_seen_by_the_next_call(tmp_path, capsys):
+    """The folder is read as it is at each call: once the user's base is gone, the user's
+    extension is no longer believed, and the side (and the base written) is the shipped one."""
     folder = _user_folder(tmp_path, None)
-    kb.bound(10, 3, certificates=str(folder))  # checked (and remembered) with its base
+    mine = (folder / "b.json").read_bytes()
+    assert kb.bound(10, 3, certificates=str(folder)).lower_base() == (None, mine)  # the user's extension, believed with its base
     (folder / "b.json").unlink()
     code, out, err = _run(capsys, "bound", "--m", "10", "--n", "3", "--certificates", str(folder), "-o", "lb.json", "--base-out", "base.json")
-    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "is no longer in its folder" in err
-    assert sorted(os.listdir(tmp_path)) == ["mine"]
+    assert code == 0 and "ext.json" in err and "ext.json" not in out  # one warning naming the rejected file
+    assert sorted(os.listdir(tmp_path)) == ["base.json", "lb.json", "mine"]
+    assert (tmp_path / "base.json").read_bytes() == (CERTS / BASE).read_bytes()
 
 
 @pytest.mark.parametrize("args", [["--m", "24", "--n", "3", "-o", "a.json", "--base-out", "b.json"], [*CAUSAL[1:], "-o", "a.json", "--base-out", "./a.json"],

@@ -16,7 +16,7 @@ from ..jsonread import Node
 from ..limits import Limits, require
 
 
-def _sizes(doc: Node, limits: Limits) -> tuple[int, int, int, int, list[Node]]:
+def sizes(doc: Node, limits: Limits) -> tuple[int, int, int, int, list[Node]]:
     doc.obj({"format", "version", "kind", "q", "s", "m", "n", "inputs", "claims"})
     q = doc["q"].int(1, limit=limits.max_n)
     s = doc["s"].int(1, limit=limits.max_m)
@@ -26,7 +26,7 @@ def _sizes(doc: Node, limits: Limits) -> tuple[int, int, int, int, list[Node]]:
 
 
 def check(doc: Node, limits: Limits) -> Outcome:
-    q, s, m, n, items = _sizes(doc, limits)
+    q, s, m, n, items = sizes(doc, limits)
     work = len(items) * q * n
     require(work <= limits.max_transcript_work, "/inputs", "inner products to compute (inputs x q x n)", work, limits.max_transcript_work)
     claims = doc["claims"].obj({"answer_vectors", "bits"})
