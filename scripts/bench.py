@@ -407,6 +407,28 @@ def job_central_search_m8():
     return _central_search(8, [(0, 1, 2, 3, 4, 5, 6)], 0)
 
 
+def _l1_search(m: int, rank: int, seed: int):
+    from kernelbounds.upperbounds import l1relaxation
+
+    def run():
+        res = l1relaxation.search(m, rank, seed=seed)
+        found = f"worst error {float(res.found.worst_error):.6f}" if res.found else "NOT FOUND"
+        return f"rank {rank}, seed {seed}, {res.kernel_steps} gradient steps, {found}"
+
+    return run
+
+
+def job_l1_search_m6():
+    """The L1 relaxation at m = 6, rank 4 (seed 1); anchor: the central search at the same m and rank."""
+    return _l1_search(6, 4, 1)
+
+
+def job_l1_search_m8():
+    """The L1 relaxation at m = 8, rank 6 (seed 1, the committed head); anchor: the central search at
+    m = 8 (rank 7, the 7-cycle: the least rank it closes there)."""
+    return _l1_search(8, 6, 1)
+
+
 def job_check_symmetric_m8():
     return _check("explicit-head-m08-n3-r7.json")
 
@@ -602,6 +624,8 @@ ROWS = [
     ("check_symmetric_m9", "check explicit-head m = 9, n = 3, rank 12 (the 9-cycle head, t = 3, 4.5 MB)", "< 60 s", "check_symmetric_m8", False),
     ("central_search_m6", "central search m = 6, n = 3, rank 4, pi = (012)(345) (anchor)", "-", None, True),
     ("central_search_m8", "central search m = 8, n = 3, rank 7, pi = (0123456): find, rationalise, decide", "< 30 min", "central_search_m6", True),
+    ("l1_search_m6", "L1 relaxation m = 6, n = 3, rank 4, seed 1: kernel, readout LPs, exact decision", "< central search", "central_search_m6", True),
+    ("l1_search_m8", "L1 relaxation m = 8, n = 3, rank 6, seed 1 (the committed head)", "< central search", "central_search_m8", True),
     ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
     ("exact_check_m32_n3", "exact extreme-class check of the m = 32, n = 3 answer (anchor)", "-", None, False),
     ("search_m32_n3", "prefix search m = 32, n = 3 (signed)", "<= 1,000,000", "exact_check_m32_n3", False),

@@ -28,15 +28,16 @@ def register(sub) -> None:
         description="Search key features psi of rank R (random starts, alternating per-query and joint LPs, local moves); the best head with a positive least margin is rationalised and its exact worst error over every input decides (THEORY U5). Finding none proves nothing.",
         epilog=f"{EXITS}\nexit 3 when --symmetric reaches --time-limit without a head (one line: the permutation, the iteration and the best margin reached).\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json",
     )
-    size_options(p, m=(1, 8), n=(2, 8))
+    size_options(p, m=(1, 10), n=(2, 8), m_note=" (up to 8 without --l1)")
     p.add_argument("--rank", type=positive("--rank", 1, 64), required=True, help="feature rank R, 1..64")
     p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=8, help="random starts, 1..10000 (default 8)")
     p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0, help=f"random seed, 0..{2**31} (default 0)")
     p.add_argument("--signed", action="store_true", help="allow signed key features (the kernel stays nonnegative)")
     p.add_argument("--verbose", action="store_true", help="print the search's progress on standard error")
     p.add_argument("--symmetric", metavar="CYCLES", help="the symmetry ansatz of THEORY U5: key features equivariant under this coordinate permutation, e.g. '(012)(345)' (order k <= R; the other R - k features are functions of the pi-orbit), or 'auto' to try every cycle type of S_m of order <= R in turn")
+    p.add_argument("--l1", action="store_true", help="the L1 relaxation of THEORY U5 (n = 3): a gradient search for a kernel meeting L1, integer features, one readout LP per query, exact decision; --starts seeds from --seed on")
     p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=None, help="with --symmetric: wall-clock seconds per permutation, 1..86400 (default: the time limit)")
-    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=900, help="with --symmetric: wall-clock seconds for the whole search, 1..86400 (default 900); reached without a head: one line and exit 3")
+    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=900, help="with --symmetric or --l1: wall-clock seconds for the whole search, 1..86400 (default 900); reached without a head: one line and exit 3")
     output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (with --symmetric: permutation and iterations instead of starts; margin and timed_out when nothing is found)")
     p.set_defaults(func=run_general)
 
@@ -70,6 +71,14 @@ def run_rank_one(args) -> int:
 
 def run_general(args) -> int:
     one_stdout(args)
+    from ._common import UserError
+
+    if args.l1 and args.symmetric:
+        raise UserError("give one of --l1 and --symmetric")
+    if args.l1:
+        return run_l1(args)
+    if args.m > 8:
+        raise UserError(f"--m {args.m}: at most 8 without --l1")
     if args.symmetric:
         return run_symmetric(args)
     from ..upperbounds import generalheads, headsearch
@@ -120,11 +129,60 @@ def run_symmetric(args) -> int:
             return 3
         print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(found.permutations)} permutation(s), {total:.1f} s, the margin stopped growing {where}); this proves nothing", file=sys.stderr)
         return 1
-    err = found.found.worst_error
+    return _found(args, found.found, f"pi = {shown}, {res.ansatz.t} orbit feature(s)", total, permutation=shown, iterations=res.iterations)
+
+
+def _found(args, found, how: str, total: float, **extra) -> int:
+    """A head found by a search: write its certificate, then the JSON object (with `extra`)
+    or one line naming `how` it was found; exit 0."""
+    err = found.worst_error
     if args.output:
-        write_doc(found.found.certificate(), args.output)
+        write_doc(found.certificate(), args.output)
     if args.json:
-        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "permutation": shown, "worst_error": rational(err), "iterations": res.iterations, "seconds": round(total, 3), "output": args.output})
+        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, **extra, "worst_error": rational(err), "seconds": round(total, 3), "output": args.output})
     elif args.output != "-":
-        print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head (pi = {shown}, {res.ansatz.t} orbit feature(s)), worst error {float(err):.10f} (exact, every input): r* <= {args.rank}  ({total:.1f} s)")
+        print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head ({how}), worst error {float(err):.10f} (exact, every input): r* <= {args.rank}  ({total:.1f} s)")
     return 0
+
+
+def run_l1(args) -> int:
+    """general-head --l1: heads by the L1 relaxation (upperbounds/l1relaxation.py), seeds
+    --seed, --seed + 1, ... (--starts of them) within --time-limit (exit 3 when it is reached)."""
+    import time
+
+    from ..upperbounds import l1relaxation
+    from ._common import UserError
+
+    if args.n != 3:
+        raise UserError(f"--l1 is written for n = 3 (got --n {args.n})")
+    if args.signed:
+        raise UserError("--l1 searches signed features already (the kernel stays positive): give no --signed")
+    start = time.monotonic()
+    until = start + args.time_limit
+    res, tried = None, 0
+    for seed in range(args.seed, args.seed + args.starts):
+        left = until - time.monotonic()
+        if left <= 0:
+            break
+        tried += 1
+
+        def report(step, loss, slack, seed=seed):
+            if args.verbose:
+                print(f"seed {seed}: step {step}, loss {loss:.4g}, L1 slack {slack:.4g}", file=sys.stderr, flush=True)
+
+        res = l1relaxation.search(args.m, args.rank, seed=seed, seconds=left, report=report)
+        if args.verbose:
+            print(f"seed {seed}: {res.line()}", file=sys.stderr, flush=True)
+        if res.found is not None:
+            break
+    total = time.monotonic() - start
+    if res is None or res.found is None:
+        out_of_time = time.monotonic() >= until
+        if args.json:
+            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "starts": tried, "timed_out": out_of_time, "seconds": round(total, 3), "output": None})
+        if out_of_time:
+            print(f"kernelbounds: time limit of {args.time_limit} s reached after {tried} seed(s); no rank-{args.rank} head found at m = {args.m}, n = 3 (this proves nothing)", file=sys.stderr)
+            return 3
+        print(f"kernelbounds: no rank-{args.rank} head found by the L1 relaxation at m = {args.m}, n = 3 ({tried} seed(s), {total:.1f} s); this proves nothing", file=sys.stderr)
+        return 1
+    return _found(args, res.found, f"L1 relaxation, seed {res.seed}", total, seed=res.seed, starts=tried)

@@ -153,3 +153,21 @@ def from_tables(doc: dict) -> ExplicitHead:
 
     return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), table("readout"))
 
+
+
+def filename(m: int, n: int, r: int) -> str:
+    """The name of a stored head's data file, mMM-nN-rR.json."""
+    return f"m{m:02d}-n{n}-r{r}.json"
+
+
+def stored_in(folder) -> list:
+    """(m, n, rank, path) of every data file mMM-nN-rR.json in folder, sorted."""
+    import re
+    from pathlib import Path
+
+    out = []
+    for path in Path(folder).glob("m*-n*-r*.json"):
+        hit = re.fullmatch(r"m(\d+)-n(\d+)-r(\d+)\.json", path.name)
+        if hit:
+            out.append((*map(int, hit.groups()), path))
+    return sorted(out)

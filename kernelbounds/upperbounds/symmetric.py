@@ -310,20 +310,12 @@ def from_data(doc: dict) -> Found:
     return Found(a, doc["n"], doc["den"], doc["g"], doc["h"], Phi, doc["fden"], Fnum, *found)
 
 
-def filename(m: int, n: int, r: int) -> str:
-    return f"m{m:02d}-n{n}-r{r}.json"
+filename = gh.filename
 
 
 def stored() -> list[tuple[int, int, int, Path]]:
     """(m, n, rank, path) of every stored head of the ansatz, sorted."""
-    import re
-
-    out = []
-    for path in DATA_DIR.glob("m*-n*-r*.json"):
-        hit = re.fullmatch(r"m(\d+)-n(\d+)-r(\d+)\.json", path.name)
-        if hit:
-            out.append((*map(int, hit.groups()), path))
-    return sorted(out)
+    return gh.stored_in(DATA_DIR)
 
 
 def certificate_from_file(path: Path) -> dict:
