@@ -179,6 +179,15 @@ class L1Loss:
         return float(per_row.sum()), gP, gK.T @ Pr, K, per_row
 
 
+def _stalled(history: list[tuple[int, float, float]], tests: int = 3, gain: float = 0.01) -> bool:
+    """The L1 slack is still < 0 and rose by less than `gain` over the last `tests` tests (a
+    row stuck in a local minimum: the loss keeps shrinking elsewhere, the slack does not)."""
+    if len(history) <= tests:
+        return False
+    now, then = history[-1][2], history[-1 - tests][2]
+    return now < 0 and np.isfinite(then) and now - then < gain
+
+
 def kernel_search(m: int, rank: int, seed: int = 0, steps: int = 5000, gamma: float = 0.03, tau: float = 0.02,
                   delta: float = 1e-3, lr: float = 0.01, decay: float = 0.05, report=None, every: int = 250, deadline: float = np.inf,
                   active: int = 0, abandon: tuple[int, float] | None = None, clock=time.monotonic) -> KernelState:
@@ -187,8 +196,9 @@ def kernel_search(m: int, rank: int, seed: int = 0, steps: int = 5000, gamma: fl
     and every K > 0 (or after `steps`, or at the deadline).  With active = k > 0, every k-th
     step is taken over every row and the k - 1 steps after it only over the rows whose loss
     was positive then (the others' terms are zero; psi moves them, the next full step sees
-    it).  abandon = (s, x): stop at the slack test of step s when the loss is still above x
-    (a start that has not converged by then rarely does).  Floats only: the state's slack is
+    it).  abandon = (s, x): stop at a slack test from step s on when the loss is still above x
+    or the slack has stalled below 0 (:func:`_stalled`; a start that has not converged by then
+    rarely does).  Floats only: the state's slack is
     the least log-margin reached (a float)."""
     rng = np.random.default_rng(seed)
     T = 1 << m
@@ -213,7 +223,7 @@ def kernel_search(m: int, rank: int, seed: int = 0, steps: int = 5000, gamma: fl
             state.slack = sl
             if report:
                 report(it, loss, sl)
-            stuck = abandon is not None and it >= abandon[0] and loss > abandon[1]
+            stuck = abandon is not None and it >= abandon[0] and (loss > abandon[1] or _stalled(state.history))
             if sl >= gamma or stuck:
                 state.steps = it
                 break

@@ -112,10 +112,11 @@ def test_search_is_deterministic_per_seed():
     assert a.found is not None and a.found == b.found
 
 
-STORED = l1.stored()
+# m >= 9: 40 s and more per head (the exact worst error over 2^(2m) pairs, a 4.5 MB certificate)
+STORED = [pytest.param(*h, marks=[pytest.mark.slow] if h[0] >= 9 else [], id=h[3].name) for h in l1.stored()]
 
 
-@pytest.mark.parametrize(("m", "n", "r", "path"), STORED, ids=[p.name for *_, p in STORED])
+@pytest.mark.parametrize(("m", "n", "r", "path"), STORED)
 def test_committed_certificate_is_the_stored_head(m, n, r, path):
     """Each stored head regenerates its committed explicit-head certificate byte for byte."""
     committed = Path(__file__).resolve().parents[2] / "certificates" / f"explicit-head-m{m:02d}-n{n}-r{r}.json"
