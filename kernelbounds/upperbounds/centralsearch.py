@@ -44,7 +44,7 @@ TOL = 1e-7  # an interval test's tolerance, relative to the weight of the token
 STALL = 1e-4  # an alternation that raises the least margin by less (relative) counts as stalled; 5 in a row stop
 
 
-def _lp(c, A, b, bounds):
+def central_lp(c, A, b, bounds):
     """min c x subject to A x <= b and the bounds, by interior point without crossover:
     the solution vector, or None.
     HiGHS sometimes stops short of its optimality tolerance without crossover (model status
@@ -172,7 +172,7 @@ def phi_step(rows: QueryRows, Psi: np.ndarray, rounds: int = 30):
         c[-1] = -1.0
         nu = len(rows.active)
         bounds = [(-PHI_BOX, PHI_BOX)] * r + [(None, None)] * (nu + rows.slacks) + [(None, CAP)]
-        x = _lp(c, A, b, bounds)
+        x = central_lp(c, A, b, bounds)
         if x is None:
             return -np.inf, None, None
         phi, mu = x[:r], x[-1]
@@ -230,7 +230,7 @@ def psi_step(a: Ansatz, lift: Lift, all_rows: list[QueryRows], Phi: np.ndarray, 
         c = np.zeros(nvar)
         c[-1] = -1.0
         bounds = [(0.0 if nonnegative else -PSI_BOX, PSI_BOX)] * nfeat + [(None, None)] * int(offs[-1]) + [(None, CAP)]
-        x = _lp(c, A, b, bounds)
+        x = central_lp(c, A, b, bounds)
         if x is None:
             return -np.inf, None, None
         feat, mu = x[:nfeat], x[-1]
@@ -317,7 +317,7 @@ def readout_step(rows: QueryRows, w: np.ndarray):
     bounds = [(-(rows.m + 2) * top, (rows.m + 2) * top)] * T + [(None, None)] * rows.slacks + [(None, 10 * top)]
     c = np.zeros(Mo.shape[1])
     c[-1] = -1.0
-    x = _lp(c, Mo.tocsr(), -(Mw @ w), bounds)
+    x = central_lp(c, Mo.tocsr(), -(Mw @ w), bounds)
     return (-np.inf, None) if x is None else (x[-1], x[:T])
 
 

@@ -291,7 +291,7 @@ def readout(q: int, m: int, w: np.ndarray, rounds: int = 40):
     """The readout numerators u(z) = K(q,z) F(q,z) of query q for fixed weights w > 0 (n = 3,
     free readout): max the least margin of the extreme-class rows (uncapped) by lazy token
     rows, at a central point.  (margin, u for every token), or (-inf, None)."""
-    from .centralsearch import QueryRows, _lp
+    from .centralsearch import QueryRows, central_lp
 
     levels = np.array([(q & z).bit_count() for z in range(1 << m)])
     start = {q}
@@ -306,7 +306,7 @@ def readout(q: int, m: int, w: np.ndarray, rounds: int = 40):
         bounds = [(-(m + 2) * top, (m + 2) * top)] * nu + [(None, None)] * rows.slacks + [(None, 10 * top)]
         c = np.zeros(Mo.shape[1])
         c[-1] = -1.0
-        x = _lp(c, Mo.tocsr(), -(Mw @ w), bounds)
+        x = central_lp(c, Mo.tocsr(), -(Mw @ w), bounds)
         if x is None:
             return -np.inf, None
         mu, u_act, s = x[-1], x[:nu], x[nu : nu + rows.slacks]
