@@ -475,7 +475,8 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "heads" / "l1"
 
 def write_data(found: Found, folder: Path = DATA_DIR) -> Path:
     """Store a found head as generator data (compact JSON, one line, written atomically) under
-    mMM-nN-rR.json; the catalog regenerates its explicit-head certificate from it."""
+    mMM-nN-rR.json; the explicit-heads source (sources/explicitheads.py) regenerates its
+    explicit-head certificate from it."""
     import json
 
     from ..certificate import write_atomic
