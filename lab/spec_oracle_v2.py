@@ -25,6 +25,10 @@ where the spec names the checker's method:
   maximum puts the n-2 free tokens on one best token; iterating lam to a fixed point gives
   the exact maximum of the ratio (not the checker's three-sums test of a claimed bound).
 - rank-one-infeasible (U5): the Farkas combination summed coefficient by coefficient.
+- multi-block-level-family (U8): H on the box by its definition, then every class pair (X, U)
+  with |U| <= |X| one by one at n = 3 (not the checker's extremes per total), Dinkelbach's
+  ratio_max over the box for n > 3; for m <= 6 the explicit features on every input, and the
+  exact rank of the explicit kernel for m <= 8.
 - lower-bound orbit form (L3, L4): the code's words enumerated, each permutation applied
   to every word, the orbits as connected components, every representative's gap
   histogram by popcounts; for small codes also every row's histogram and the witness
@@ -52,7 +56,8 @@ NUMPY_SPAN = 1 << 16  # linear codes with a larger span: numpy arrays of uint64 
 MAX_WORD_STEPS = 12_000_000  # orbit form: words x (permutations + representatives)
 MAX_SUPPORT_WALK = 1 << 16  # LF7 coverage: subsets of the cheap elements
 MAX_ROW_TERMS = 2_000_000  # LF7 / rank-one: multiplier rows x terms
-V2_KINDS = ("level-family", "explicit-head", "rank-one-infeasible", "direct-sum")
+V2_KINDS = ("level-family", "explicit-head", "rank-one-infeasible", "direct-sum", "multi-block-level-family")
+MAX_BOX_PAIRS = 2_500_000  # multi-block-level-family: class pairs (X, U) evaluated one by one
 
 
 class Bad(Exception):
@@ -902,10 +907,78 @@ def direct_sum(doc) -> bool | None:
     return True
 
 
+# ------------------------------------------------------- multi-block-level-family
+
+
+def multi_block_level_family(doc) -> bool | None:
+    """Kind multi-block-level-family (docs/certificate-format-v2.md, MB1-MB8), from the spec."""
+    header(doc, {"m", "n", "positions", "blocks", "terms", "readout", "claims"})
+    m, n = integer(doc["m"], 1), integer(doc["n"], 2)
+    ok(doc["positions"] == "all")
+    blocks = [integer(h, 1) for h in a_list(doc["blocks"], nonempty=True)]
+    ok(len(blocks) <= 64 and sum(blocks) == m)  # MB1
+    terms = {}
+    for t in a_list(doc["terms"]):
+        keys(t, {"degrees", "g"})
+        J = tuple(integer(a, 0) for a in a_list(t["degrees"], len(blocks)))
+        ok(all(a <= h for a, h in zip(J, blocks, strict=True)) and (not terms or J > max(terms)))  # MB2
+        terms[J] = rational(t["g"])
+        ok(terms[J] != 0)
+    r = keys(doc["readout"], {"type", "eps"})
+    ok(r["type"] == "affine")
+    eps = rational(r["eps"])
+    ok(0 < eps < 1)  # MB6
+    claims = keys(doc["claims"], {"worst_error", "feature_rank", "kernel_rank", "nonnegative_features"})
+    points = [()]
+    for h in blocks:
+        points = [x + (v,) for x in points for v in range(h + 1)]
+    small(len(points) * len(terms) <= 4_000_000)
+    H = {x: sum((g * _prod(comb(a, b) for a, b in zip(x, J, strict=True)) for J, g in terms.items()), Fraction(0)) for x in points}
+    ok(all(v > 0 for v in H.values()))  # MB3
+    ok(claims["nonnegative_features"] is all(g > 0 for g in terms.values()))  # MB4
+    rank = sum(_prod(comb(h, a) for h, a in zip(blocks, J, strict=True)) for J in terms)
+    ok(is_int(claims["feature_rank"]) and claims["feature_rank"] == rank and is_int(claims["kernel_rank"]) and claims["kernel_rank"] == rank)  # MB7
+    g0 = H[tuple(0 for _ in blocks)]
+    hi = lo = None
+    for X in points:
+        S = sum(X)
+        free = [(H[U] * (S - sum(U)), H[U]) for U in points if sum(U) <= S]
+        if n == 3:  # every pair, one by one
+            small(len(points) * len(points) <= MAX_BOX_PAIRS)
+            ratios = [(g0 * S + a) / (g0 + H[X] + b) for a, b in free]
+            hi = max([hi] + ratios) if hi is not None else max(ratios)
+            lo = min([lo] + ratios) if lo is not None else min(ratios)
+        else:
+            top = ratio_max((g0 * S, g0), [(0, H[X])], free, n)
+            bottom = -ratio_max((-g0 * S, g0), [(0, H[X])], [(-a, b) for a, b in free], n)
+            hi = top if hi is None else max(hi, top)
+            lo = bottom if lo is None else min(lo, bottom)
+    worst = max(abs(hi - Fraction(1, 2) + eps), abs(lo - Fraction(1, 2) + eps))  # MB5
+    ok(rational(claims["worst_error"]) == worst and worst < Fraction(1, 2))
+    if m <= 8:
+        starts = [sum(blocks[:i]) for i in range(len(blocks))]
+        counts = lambda t: tuple(((t >> s) & ((1 << h) - 1)).bit_count() for s, h in zip(starts, blocks, strict=True))  # noqa: E731
+        sets = [(t, terms[counts(t)]) for t in range(1 << m) if counts(t) in terms]
+        kernel = [[sum((g for t, g in sets if t & ~q == 0 and t & z == 0), Fraction(0)) for z in range(1 << m)] for q in range(1 << m)]
+        ok(exact_rank(kernel) == rank)
+        if m <= 6 and (1 << m) * comb((1 << m) + n - 2, n - 1) <= MAX_LITERAL_INPUTS:  # MB8
+            values = [[ip(q, z) - Fraction(1, 2) + eps for z in range(1 << m)] for q in range(1 << m)]
+            ok(literal_worst(kernel, values, m, n) == worst)
+    return True
+
+
+def _prod(items) -> int:
+    out = 1
+    for x in items:
+        out *= x
+    return out
+
+
 JUDGES = {
     "direct-sum": direct_sum,
     "level-family": level_family,
     "explicit-head": explicit_head,
     "rank-one-infeasible": rank_one_infeasible,
     "lower-bound": lower_bound,
+    "multi-block-level-family": multi_block_level_family,
 }

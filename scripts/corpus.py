@@ -114,6 +114,7 @@ def main() -> None:
     _minimality(add, edit)
     _rank_extension(add, edit)
     _direct_sum(add, edit)
+    _multiblock(add, edit)
 
     # Files of the corpus this script does not produce (added by hand with their MANIFEST
     # lines) are kept with their lines: regenerating never loses a test file.
@@ -247,3 +248,30 @@ def _direct_sum(add, edit) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _multiblock(add, edit) -> None:
+    """Kind multi-block-level-family (format v2, THEORY U8): the committed m = 12 family, a
+    three-block family at m = 5 (the literal route MB8 runs) and their attacks."""
+    from fractions import Fraction
+
+    from kernelbounds.upperbounds import multiblock
+
+    m12 = multiblock.certificate(12, 3, False)
+    small = multiblock.decide((1, 2, 2), {(0, 0, 0): Fraction(1), (0, 0, 1): Fraction(6), (0, 2, 0): Fraction(12), (1, 0, 0): Fraction(6)}, 3).certificate()
+    add("correct", "multiblock-m12-n3", m12, 0, "", "none: the committed two-block family at m = 12 (rank 75)")
+    add("correct", "multiblock-three-blocks-m5-n3", small, 0, "", "none: blocks 1+2+2 at m = 5 (rank 5; the literal route checks every input)")
+    neg = next(k for k, t in enumerate(m12["terms"]) if t["g"].startswith("-"))
+    add("incorrect", "multiblock-worst-error", edit(m12, lambda d: d["claims"].update(worst_error="1/4")), 1, "/claims/worst_error", "the worst error understated")
+    add("incorrect", "multiblock-eps", edit(m12, lambda d: d["readout"].update(eps="1/2")), 1, "/claims/worst_error", "eps = 1/2: the class pair X = U = 0 errs by 1/2 (and the claim no longer matches)")
+    add("incorrect", "multiblock-rank", edit(m12, lambda d: d["claims"].update(feature_rank=74)), 1, "/claims/feature_rank", "the feature rank one below sum_J prod_i C(h_i, J_i)")
+    add("incorrect", "multiblock-negative-g", edit(m12, lambda d: d["claims"].update(nonnegative_features=True)), 1, f"/terms/{neg}/g", "nonnegative features claimed with a negative g_J")
+    add("incorrect", "multiblock-weight", edit(small, lambda d: d["terms"][0].update(g="-30")), 1, "/terms", "g_0 = -30: H(0) < 0, the kernel is not positive")
+    add("incorrect", "multiblock-term-dropped", edit(m12, lambda d: d["terms"].pop()), 1, "/claims/worst_error", "the last term dropped (claims unchanged): the head no longer solves")
+    add("incorrect", "multiblock-blocks-sum", edit(m12, lambda d: d.update(blocks=[6, 5])), 1, "/blocks", "block sizes summing to 11 at m = 12")
+    add("incorrect", "multiblock-degree-outside", edit(small, lambda d: d["terms"][-1].update(degrees=[2, 0, 0])), 1, "/terms/3/degrees/0", "a degree above its block size (C(x, 2) = 0 on a block of one bit)")
+    add("malformed", "multiblock-unsorted", edit(m12, lambda d: d["terms"].reverse()), 2, "/terms/1/degrees", "terms not in increasing order of degrees")
+    add("malformed", "multiblock-zero-g", edit(m12, lambda d: d["terms"][1].update(g="0")), 2, "/terms/1/g", "a listed term with g = 0")
+    add("malformed", "multiblock-version-1", edit(m12, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind in a file declaring version 1")
+    add("limits", "multiblock-box-m64", edit(m12, lambda d: d.update(m=64, blocks=[1] * 64)), 3, "", "64 blocks of one bit: 2^64 box points, refused by the work estimate")
+

@@ -17,8 +17,8 @@ Sources (THEORY sections), best first within a side:
 - lower: committed certificates (codes L4/orbits, rank-one Farkas U5, sign rank L7, single
   crossing U6), the code search of L4-L6 (``lowerbounds.assemble.best``), the orthant family
   L7 (floor(m/2)); the trivial r >= 1.
-- upper: U1 (rank 1 for n <= 2), committed explicit heads (U5) and level families (U4/U4'),
-  the explicit nonnegative chain (U4'), U2's 2^m nonnegative features.
+- upper: U1 (rank 1 for n <= 2), committed explicit heads (U5), level families (U4/U4') and
+  multi-block level families (U8), the explicit nonnegative chain (U4'), U2's 2^m nonnegative features.
 Closure under restriction in m (r*(m, n) <= r*(m + 1, n), THEORY U5: restrict a head to tokens
 whose top bits are 0): a certificate at m' < m bounds the lower side at m, one at m' > m the
 upper side at m (level families by the restricted support S ∩ [0, m], THEORY U4).

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from .protocol import CertificateRejected, Entry, Source, Statement, verdict  # noqa: F401 (the registry's vocabulary)
 from . import codes, constructions, chains, crossing, directsums, explicitheads, extensions, kernelranks, levelfamilies
-from . import orthant, rankone, refutations, transcripts
+from . import multiblocks, orthant, rankone, refutations, transcripts
 
 # Order matters twice: a computed side listed earlier wins a tie; the first source of a
 # kind names the committed files of that kind.
@@ -34,6 +34,7 @@ REGISTRY: dict[str, Source] = {
     "transcripts": transcripts,
     "level-families": levelfamilies,
     "explicit-heads": explicitheads,
+    "multi-blocks": multiblocks,
     "rank-one": rankone,
     "crossing": crossing,
     "refutations": refutations,

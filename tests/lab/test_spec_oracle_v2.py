@@ -52,8 +52,8 @@ def test_every_committed_v2_kind_is_covered():
     assert kinds <= {("level-family", False, True), ("level-family", False, False), ("explicit-head", False, False),
                      ("rank-one-infeasible", False, False), ("lower-bound", True, False),
                      ("lower-bound", False, False),  # listed signed-kernel files (field kernel)
-                     ("direct-sum", False, False)}
-    assert {k[0] for k in kinds} == {"level-family", "explicit-head", "rank-one-infeasible", "lower-bound", "direct-sum"}
+                     ("direct-sum", False, False), ("multi-block-level-family", False, False)}
+    assert {k[0] for k in kinds} == {"level-family", "explicit-head", "rank-one-infeasible", "lower-bound", "direct-sum", "multi-block-level-family"}
 
 
 def _m(name: str) -> int:
@@ -375,3 +375,30 @@ def test_the_oracle_agrees_with_the_checker_on_the_direct_sum_corpus():
     assert len(names) >= 6
     for name in names:
         assert judge(json.loads((corpus / name).read_text())) is (manifest[name]["exit"] == 0), name
+
+
+def test_the_oracle_agrees_with_the_checker_on_the_multiblock_corpus():
+    """The oracle (every class pair one by one, the literal head at m = 5) refutes every
+    incorrect and malformed multi-block corpus file (a worst error, eps, a rank, a sign, a
+    weight, a dropped term, the blocks, a degree, the order, a zero g, the version) and
+    confirms the correct ones."""
+    corpus = Path(__file__).resolve().parents[1] / "corpus"
+    manifest = json.loads((corpus / "MANIFEST.json").read_text())
+    names = [k for k in manifest if "multiblock" in k and manifest[k]["exit"] in (0, 1, 2)]
+    assert len(names) >= 12
+    for name in names:
+        assert judge(json.loads((corpus / name).read_text())) is (manifest[name]["exit"] == 0), name
+
+
+def test_the_oracle_judges_more_than_three_keys_by_dinkelbach():
+    """n = 4 (blocks 2+2, a family the search found): the oracle's Dinkelbach route and the
+    literal head (every input) agree with the claim, and a claim one millionth lower is refuted."""
+    from kernelbounds.upperbounds import multiblock
+
+    fam = multiblock.decide((2, 2), {(0, 0): Fraction(1), (0, 1): Fraction(3), (0, 2): Fraction(4), (2, 0): Fraction(7), (2, 2): Fraction(10000)}, 4)
+    assert fam is not None
+    doc = fam.certificate()
+    assert judge(doc) is True
+    doc["claims"]["worst_error"] = str(fam.worst_error - Fraction(1, 10**6))
+    assert judge(doc) is False
+

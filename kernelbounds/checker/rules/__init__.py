@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..common import Outcome
 from ..jsonread import Node
 from ..limits import Limits
-from . import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, orthant, rank, rankextension, rankone, rankrefutation, transcript
+from . import construction, crossing, directsum, explicit, levelfamily, levelminimality, lowerbound, multiblock, orthant, rank, rankextension, rankone, rankrefutation, transcript
 
 if TYPE_CHECKING:
     from ..search import Search
@@ -54,6 +54,7 @@ REGISTRY: dict[str, Rule] = {
     "level-family": levelfamily,
     "level-family-minimality": levelminimality,
     "lower-bound": lowerbound,
+    "multi-block-level-family": multiblock,
     "orthant": orthant,
     "rank": rank,
     "rank-refutation": rankrefutation,

@@ -1,0 +1,316 @@
+"""Multi-block level families at n = 3 and beyond (THEORY §2 U8): search, exact decision,
+certificates, and the stored answers the committed certificates replay.
+
+Split the m coordinates into blocks of sizes h_1..h_b.  With x_i = |q_i minus z_i| in
+block i, the kernel is H(x) = sum_J g_J prod_i C(x_i, J_i) (J over the box
+prod_i [0, h_i]); the feature rank is sum_{g_J != 0} prod_i C(h_i, J_i).  With the
+affine readout F = <q, z> - 1/2 + eps (eps eliminated) the head solves length n iff H > 0
+on the box and, for every X and U in the box with |U| <= |X|,
+
+    row(X, U) = g_0 (|X| - 1) - H(X) + (n - 2) H(U) (|X| - |U| - 1) < 0.
+
+**Search** (floats propose, exact arithmetic decides).  The rows are linear in g; with one
+auxiliary variable per total s, M_s >= H(U) >= N_s for |U| = s, the class rows become
+g_0 (S - 1) - H(X) + (n - 2)(S - s - 1) M_s <= -1 (s <= S - 2) and
+g_0 (S - 1) - H(X) - (n - 2) N_S <= -1 (homogeneous, so a margin of 1 fixes the scale),
+P (m + 1) rows for P = prod (h_i + 1) points.  :func:`propose` minimises the feature rank
+over supports by a mixed-integer LP (HiGHS through scipy: one binary per term, |g_J| <= B
+z_J); its float g is rounded on a ladder of denominators and :func:`decide` accepts the
+first rounding that passes the exact check.  Deterministic: HiGHS with one thread and a
+fixed seed; the committed certificates replay stored answers (``kernelbounds/data/
+multiblock-answers.json``), so regeneration needs no solver.
+
+    python -m kernelbounds.upperbounds.multiblock --refresh [--m 12 16 20]
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from math import comb, lcm, prod
+from pathlib import Path
+
+from ..errors import InvalidArgument
+
+HALF = Fraction(1, 2)
+KIND = "multi-block-level-family"
+DATA = Path(__file__).resolve().parents[1] / "data" / "multiblock-answers.json"
+FORMAT = "kernelbounds-multiblock-answers"
+LADDER = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2**12, 2**14, 2**16, 2**20, 2**24, 2**30)
+
+
+def filename(m: int, n: int, nonnegative: bool) -> str:
+    return f"upper-multiblock-{'nonnegative' if nonnegative else 'any'}-m{m:02d}-n{n}.json"
+
+
+def box(blocks: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every point of prod_i [0, h_i] (also every degree vector J), lexicographically."""
+    return list(product(*(range(h + 1) for h in blocks)))
+
+
+def term_cost(blocks: tuple[int, ...], J: tuple[int, ...]) -> int:
+    """The features a term contributes: prod_i C(h_i, J_i)."""
+    return prod(comb(h, a) for h, a in zip(blocks, J, strict=True))
+
+
+@dataclass(frozen=True)
+class Family:
+    """A decided member: blocks, the nonzero g_J (exact), eps and the exact worst error."""
+
+    blocks: tuple[int, ...]
+    n: int
+    g: tuple[tuple[tuple[int, ...], Fraction], ...]  # (J, g_J), J increasing, g_J != 0
+    eps: Fraction
+    worst_error: Fraction
+
+    @property
+    def m(self) -> int:
+        return sum(self.blocks)
+
+    @property
+    def rank(self) -> int:
+        return sum(term_cost(self.blocks, J) for J, _ in self.g)
+
+    @property
+    def nonnegative(self) -> bool:
+        return all(v > 0 for _, v in self.g)
+
+    def certificate(self) -> dict:
+        """The `multi-block-level-family` certificate (docs/certificate-format-v2.md)."""
+        return {
+            "format": "kernelbounds-certificate", "version": 2, "kind": KIND, "m": self.m, "n": self.n, "positions": "all",
+            "blocks": list(self.blocks),
+            "terms": [{"degrees": list(J), "g": _q(v)} for J, v in self.g],
+            "readout": {"type": "affine", "eps": _q(self.eps)},
+            "claims": {"worst_error": _q(self.worst_error), "feature_rank": self.rank, "kernel_rank": self.rank, "nonnegative_features": self.nonnegative},
+        }
+
+
+def _q(x: Fraction) -> str:
+    return str(Fraction(x))
+
+
+# ---------------------------------------------------------------- exact decision
+
+
+def box_kernel(blocks: tuple[int, ...], g: dict[tuple[int, ...], int]) -> dict[tuple[int, ...], int]:
+    """H(x) for every point x, block by block: contract the coefficient tensor with the
+    binomial table C(x_i, a) of one block at a time (integers)."""
+    table: dict[tuple[int, ...], int] = dict(g)
+    for i, h in enumerate(blocks):
+        out: dict[tuple[int, ...], int] = {}
+        for key, v in table.items():
+            a = key[i]
+            for x in range(a, h + 1):
+                k = key[:i] + (x,) + key[i + 1:]
+                out[k] = out.get(k, 0) + v * comb(x, a)
+        table = out
+    return {x: table.get(x, 0) for x in box(blocks)}
+
+
+def decide(blocks: tuple[int, ...], g: dict[tuple[int, ...], Fraction], n: int) -> Family | None:
+    """The member with these g if it solves length n (exact), else None: H > 0 on the box,
+    every row(X, U) < 0; eps is the largest power of 1/2 below half the least relative
+    slack min -row/(g_0 + H(X) + (n - 2) H(U)), and the worst error is computed exactly."""
+    g = {J: Fraction(v) for J, v in g.items() if v != 0}
+    if not g:
+        return None
+    d = lcm(*(v.denominator for v in g.values()))
+    H = box_kernel(blocks, {J: int(v * d) for J, v in g.items()})
+    if min(H.values()) <= 0:
+        return None
+    free = n - 2
+    by_total: dict[int, list[int]] = {}
+    for x, v in H.items():
+        by_total.setdefault(sum(x), []).append(v)
+    extremes = {s: (max(v), min(v)) for s, v in by_total.items()}
+    g0 = H[tuple(0 for _ in blocks)]
+    room = None  # the least -row / den over the class pairs
+    ratios = []
+    for X, hx in H.items():
+        S = sum(X)
+        cands = [h for s in range(S + 1) for h in extremes[s]] if free else [0]
+        sizes = [s for s in range(S + 1) for _ in (0, 1)] if free else [S]
+        for hu, s in zip(cands, sizes, strict=True):
+            row = g0 * (S - 1) - hx + free * hu * (S - s - 1)
+            den = g0 + hx + free * hu
+            if row >= 0:
+                return None
+            r = Fraction(-row, den)
+            room = r if room is None or r < room else room
+            ratios.append(Fraction(g0 * S + free * hu * (S - s), den))
+    eps = Fraction(1, 2)
+    while eps >= room / 2:
+        eps /= 2
+    worst = max(abs(r - HALF + eps) for r in (max(ratios), min(ratios)))
+    if worst >= HALF:
+        return None
+    return Family(tuple(blocks), n, tuple(sorted(g.items())), eps, worst)
+
+
+# ---------------------------------------------------------------- the float proposal
+
+
+def _rows(blocks: tuple[int, ...], n: int):
+    """The LP over (g_J for every J of the box, M_s, N_s): sparse rows (lo <= a.x <= hi)."""
+    import numpy as np
+    from scipy.sparse import coo_matrix
+
+    pts = box(blocks)
+    m, T = sum(blocks), len(pts)
+    col = {J: k for k, J in enumerate(pts)}
+    Mi, Ni = T, T + m + 1
+    nv = T + 2 * (m + 1)
+    Hrow = {x: [(col[J], term_cost(x, J)) for J in pts if all(a <= b for a, b in zip(J, x, strict=True))] for x in pts}
+    r, c, v, lo, hi = [], [], [], [], []
+
+    def add(entries, a, b):
+        k = len(lo)
+        for j, val in entries:
+            r.append(k)
+            c.append(j)
+            v.append(float(val))
+        lo.append(a)
+        hi.append(b)
+
+    free = n - 2
+    for x in pts:
+        s = sum(x)
+        add(Hrow[x], 1.0, np.inf)  # H(x) >= 1
+        if free:
+            add([(Mi + s, 1)] + [(j, -w) for j, w in Hrow[x]], 0.0, np.inf)
+            add([(Ni + s, -1)] + Hrow[x], 0.0, np.inf)
+    for X in pts:
+        S = sum(X)
+        base = {col[pts[0]]: S - 1}
+        for j, w in Hrow[X]:
+            base[j] = base.get(j, 0) - w
+        if free:
+            for s in range(S - 1):
+                add(list(base.items()) + [(Mi + s, free * (S - s - 1))], -np.inf, -1.0)
+            add(list(base.items()) + [(Ni + S, -free)], -np.inf, -1.0)
+        else:
+            add(list(base.items()), -np.inf, -1.0)
+    A = coo_matrix((v, (r, c)), shape=(len(lo), nv)).tocsr()
+    return pts, A, np.array(lo), np.array(hi), nv
+
+
+def propose(blocks: tuple[int, ...], n: int, nonnegative: bool, bound: float = 1e4, time_limit: float = 600.0) -> dict[tuple[int, ...], float] | None:
+    """The least-rank support under |g_J| <= bound by a mixed-integer LP (HiGHS, one thread,
+    fixed seed) and its float g, or None (no solution found in the time)."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import csr_matrix, hstack, identity, vstack
+
+    pts, A, lo, hi, nv = _rows(blocks, n)
+    T = len(pts)
+    # z_J in {0, 1} with -bound z_J <= g_J <= bound z_J
+    E = identity(T, format="csr")
+    link_hi = hstack([E, csr_matrix((T, nv - T)), -bound * E])
+    link_lo = hstack([E, csr_matrix((T, nv - T)), bound * E])
+    full = vstack([hstack([A, csr_matrix((A.shape[0], T))]), link_hi, link_lo]).tocsr()
+    lower = np.concatenate([lo, np.full(T, -np.inf), np.zeros(T)])
+    upper = np.concatenate([hi, np.zeros(T), np.full(T, np.inf)])
+    cost = np.concatenate([np.zeros(nv), [float(term_cost(blocks, J)) for J in pts]])
+    integrality = np.concatenate([np.zeros(nv), np.ones(T)])
+    lb = np.concatenate([np.full(nv, -np.inf), np.zeros(T)])
+    if nonnegative:
+        lb[:T] = 0.0
+    ub = np.concatenate([np.full(nv, np.inf), np.ones(T)])
+    res = milp(cost, constraints=LinearConstraint(full, lower, upper), integrality=integrality, bounds=Bounds(lb, ub),
+               options={"disp": False, "time_limit": time_limit, "presolve": True})
+    if res.x is None:
+        return None
+    return {J: float(res.x[k]) for k, J in enumerate(pts) if res.x[nv + k] > 0.5}
+
+
+def rounded(blocks: tuple[int, ...], n: int, g: dict[tuple[int, ...], float]) -> Family | None:
+    """The first rounding of g on the denominator ladder that passes :func:`decide`."""
+    for den in LADDER:
+        cand = {J: Fraction(round(v * den), den) for J, v in g.items()}
+        found = decide(blocks, cand, n)
+        if found is not None:
+            return found
+    return None
+
+
+def search(blocks: tuple[int, ...], n: int, nonnegative: bool, bounds: tuple[float, ...] = (1e4, 1e3, 1e5), time_limit: float = 600.0) -> Family | None:
+    """The least rank the mixed-integer LP finds that the exact check accepts (trying the
+    coefficient bounds in order; the first accepted proposal wins)."""
+    for bound in bounds:
+        g = propose(blocks, n, nonnegative, bound, time_limit)
+        found = rounded(blocks, n, g) if g else None
+        if found is not None:
+            return found
+    return None
+
+
+# ---------------------------------------------------------------- stored answers
+
+
+def _read(path: Path = DATA) -> dict[tuple[int, int, bool], dict]:
+    if not path.is_file():
+        return {}
+    doc = json.loads(path.read_text())
+    if doc.get("format") != FORMAT:
+        raise InvalidArgument(f"{path} is not a {FORMAT} file")
+    return {(e["m"], e["n"], e["nonnegative"]): e for e in doc["answers"]}
+
+
+def stored(m: int, n: int, nonnegative: bool, path: Path = DATA) -> Family:
+    """The stored answer at (m, n, signs), decided exactly (InvalidArgument if absent or false)."""
+    entry = _read(path).get((m, n, nonnegative))
+    if entry is None:
+        raise InvalidArgument(f"no stored multi-block answer for m = {m}, n = {n} ({'nonnegative' if nonnegative else 'any'} signs)")
+    blocks = tuple(entry["blocks"])
+    found = decide(blocks, {tuple(t["degrees"]): Fraction(t["g"]) for t in entry["terms"]}, n)
+    if found is None:
+        raise InvalidArgument(f"the stored multi-block answer for m = {m}, n = {n} fails the exact check")
+    return found
+
+
+def certificate(m: int, n: int, nonnegative: bool) -> dict:
+    """The committed certificate at (m, n, signs): the stored answer replayed exactly."""
+    return stored(m, n, nonnegative).certificate()
+
+
+def cells() -> list[tuple[int, int, bool]]:
+    """The stored (m, n, nonnegative) answers, sorted (the committed certificates)."""
+    return sorted(_read())
+
+
+def refresh(targets: list[tuple[int, int, bool, tuple[int, ...]]], path: Path = DATA, time_limit: float = 600.0) -> None:
+    """Re-run the search for each (m, n, nonnegative, blocks) and rewrite the stored answers
+    (keeping the others), atomically."""
+    answers = _read(path)
+    for m, n, nonnegative, blocks in targets:
+        found = search(blocks, n, nonnegative, time_limit=time_limit)
+        if found is None:
+            print(f"m = {m}, n = {n}, blocks {blocks}: nothing found")
+            continue
+        print(f"m = {m}, n = {n}, blocks {blocks}, {'nonnegative' if nonnegative else 'any'}: rank {found.rank}, {len(found.g)} terms")
+        answers[(m, n, nonnegative)] = {"m": m, "n": n, "nonnegative": nonnegative, "blocks": list(blocks),
+                                        "terms": [{"degrees": list(J), "g": _q(v)} for J, v in found.g]}
+    doc = {"format": FORMAT, "answers": [answers[k] for k in sorted(answers)]}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def _main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--refresh", action="store_true", required=True)
+    p.add_argument("--m", type=int, nargs="+", default=[12, 16, 20])
+    p.add_argument("--n", type=int, default=3)
+    p.add_argument("--nonnegative", action="store_true")
+    p.add_argument("--time-limit", type=float, default=600.0)
+    a = p.parse_args(argv)
+    refresh([(m, a.n, a.nonnegative, (m // 2, m - m // 2)) for m in a.m], time_limit=a.time_limit)
+
+
+if __name__ == "__main__":
+    _main()
