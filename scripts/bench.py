@@ -632,10 +632,11 @@ ROWS = [
     ("l1_search_m6", "L1 relaxation m = 6, n = 3, rank 4, seed 1: kernel, readout LPs, exact decision", "< central search", "central_search_m6", True),
     ("l1_search_m8", "L1 relaxation m = 8, n = 3, rank 6, seed 1 (the committed head)", "< central search", "central_search_m8", True),
     ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
-    ("check_upper_m20_n3", "check upper-any-m20-n3.json, the one-block level family (anchor)", "-", None, False),
-    ("check_multiblock_m20", "check upper-multiblock-any-m20-n3.json (THEORY U8: 121 box points, class pairs by the extremes per total)", "< 1 s", "check_upper_m20_n3", False),
+    ("check_upper_m32_n3", "check upper-any-m32-n3.json, the one-block level family (anchor)", "-", None, False),
+    ("check_multiblock_m32", "check upper-multiblock-any-m32-n3.json (THEORY U8: 289 box points, 49 terms, class pairs by the extremes per total)", "< 1 s", "check_upper_m32_n3", False),
     ("exact_check_multiblock_m16", "exact class-pair decision of the stored m = 16 multi-block answer (generator; anchor)", "-", None, False),
     ("search_multiblock_m16", "multi-block search m = 16, n = 3 at the stored blocks (mixed-integer LP, exact decision)", "< 120 s", "exact_check_multiblock_m16", False),
+    ("prune_multiblock_m32", "multi-block seed and prune m = 32, n = 3 (144 candidate terms, one LP per step)", "minutes", "exact_check_multiblock_m16", True),
     ("exact_check_m32_n3", "exact extreme-class check of the m = 32, n = 3 answer (anchor)", "-", None, False),
     ("search_m32_n3", "prefix search m = 32, n = 3 (signed)", "<= 1,000,000", "exact_check_m32_n3", False),
     ("exact_check_m64_n3", "exact extreme-class check of the m = 64, n = 3 answer (anchor)", "-", None, False),
@@ -664,13 +665,13 @@ def _stored(m: int, n: int):
     return replay.stored(m, n)
 
 
-def job_check_upper_m20_n3():
-    """The anchor of the multi-block check: the one-block level family at m = 20 (LF3x)."""
-    return _check("upper-any-m20-n3.json")
+def job_check_upper_m32_n3():
+    """The anchor of the multi-block check: the one-block level family at m = 32 (LF3x)."""
+    return _check("upper-any-m32-n3.json")
 
 
-def job_check_multiblock_m20():
-    return _check("upper-multiblock-any-m20-n3.json")
+def job_check_multiblock_m32():
+    return _check("upper-multiblock-any-m32-n3.json")
 
 
 def job_exact_check_multiblock_m16():
@@ -687,6 +688,13 @@ def job_search_multiblock_m16():
 
     blocks = multiblock.stored(16, 3, False).blocks
     return lambda: f"rank {multiblock.search(blocks, 3, False).rank} at blocks {blocks}"
+
+
+def job_prune_multiblock_m32():
+    """Seed and prune at m = 32 (16+16, cost cap 400,000), then the exact decision."""
+    from kernelbounds.upperbounds import multiblock
+
+    return lambda: f"rank {multiblock.seeded(32, 3, False, 400_000).rank}"
 
 
 def job_exact_check_m32_n3():

@@ -22,6 +22,11 @@ certificates replay stored answers (``kernelbounds/data/multiblock-answers.json`
 regeneration needs no solver.
 
     python -m kernelbounds.upperbounds.multiblock --refresh [--m 12 16 20] [--nonnegative] [--blocks 5+7 ...]
+    python -m kernelbounds.upperbounds.multiblock --refresh --m 32 --prune 400000
+
+At scale (m = 32) the mixed-integer LP does not finish; :func:`prune` seeds from the best
+one-block family lifted by Vandermonde plus the cheap terms and drops terms while an LP stays
+feasible (THEORY U8, "Search").
 """
 
 from __future__ import annotations
@@ -154,28 +159,48 @@ def decide(blocks: tuple[int, ...], g: dict[tuple[int, ...], Fraction], n: int) 
 # ---------------------------------------------------------------- the float proposal
 
 
+class _Rows:
+    """Sparse rows lo <= a.x <= hi, added one at a time (floats: the proposal only)."""
+
+    def __init__(self) -> None:
+        self.r: list[int] = []
+        self.c: list[int] = []
+        self.v: list[float] = []
+        self.lo: list[float] = []
+        self.hi: list[float] = []
+
+    def add(self, entries, a: float, b: float) -> None:
+        k = len(self.lo)
+        for j, val in entries:
+            self.r.append(k)
+            self.c.append(j)
+            self.v.append(float(val))
+        self.lo.append(a)
+        self.hi.append(b)
+
+    def matrix(self, nv: int):
+        import numpy as np
+        from scipy.sparse import coo_matrix
+
+        return coo_matrix((self.v, (self.r, self.c)), shape=(len(self.lo), nv)).tocsr(), np.array(self.lo), np.array(self.hi)
+
+
+def _h_rows(points: list[tuple[int, ...]], terms: list[tuple[int, ...]]) -> dict[tuple[int, ...], list[tuple[int, int]]]:
+    """H(x) as (column, prod_i C(x_i, J_i)) over the terms, for every point x."""
+    return {x: [(k, term_cost(x, J)) for k, J in enumerate(terms) if all(a <= b for a, b in zip(J, x, strict=True))] for x in points}
+
+
 def _rows(blocks: tuple[int, ...], n: int):
     """The LP over (g_J for every J of the box, M_s, N_s): sparse rows (lo <= a.x <= hi)."""
     import numpy as np
-    from scipy.sparse import coo_matrix
 
     pts = box(blocks)
     m, T = sum(blocks), len(pts)
-    col = {J: k for k, J in enumerate(pts)}
     Mi, Ni = T, T + m + 1
     nv = T + 2 * (m + 1)
-    Hrow = {x: [(col[J], term_cost(x, J)) for J in pts if all(a <= b for a, b in zip(J, x, strict=True))] for x in pts}
-    r, c, v, lo, hi = [], [], [], [], []
-
-    def add(entries, a, b):
-        k = len(lo)
-        for j, val in entries:
-            r.append(k)
-            c.append(j)
-            v.append(float(val))
-        lo.append(a)
-        hi.append(b)
-
+    Hrow = _h_rows(pts, pts)
+    rows = _Rows()
+    add = rows.add
     free = n - 2
     for x in pts:
         s = sum(x)
@@ -185,7 +210,7 @@ def _rows(blocks: tuple[int, ...], n: int):
             add([(Ni + s, -1)] + Hrow[x], 0.0, np.inf)
     for X in pts:
         S = sum(X)
-        base = {col[pts[0]]: S - 1}
+        base = {0: S - 1}  # column 0 is J = 0 (g_0 = H(0))
         for j, w in Hrow[X]:
             base[j] = base.get(j, 0) - w
         if free:
@@ -194,8 +219,8 @@ def _rows(blocks: tuple[int, ...], n: int):
             add(list(base.items()) + [(Ni + S, -free)], -np.inf, -1.0)
         else:
             add(list(base.items()), -np.inf, -1.0)
-    A = coo_matrix((v, (r, c)), shape=(len(lo), nv)).tocsr()
-    return pts, A, np.array(lo), np.array(hi), nv
+    A, lo, hi = rows.matrix(nv)
+    return pts, A, lo, hi, nv
 
 
 def propose(blocks: tuple[int, ...], n: int, nonnegative: bool, bound: float = 1e4, time_limit: float = 600.0) -> dict[tuple[int, ...], float] | None:
@@ -227,9 +252,9 @@ def propose(blocks: tuple[int, ...], n: int, nonnegative: bool, bound: float = 1
     return {J: float(res.x[k]) for k, J in enumerate(pts) if res.x[nv + k] > 0.5}
 
 
-def rounded(blocks: tuple[int, ...], n: int, g: dict[tuple[int, ...], float]) -> Family | None:
+def rounded(blocks: tuple[int, ...], n: int, g: dict[tuple[int, ...], float], ladder: tuple[int, ...] = LADDER) -> Family | None:
     """The first rounding of g on the denominator ladder that passes :func:`decide`."""
-    for den in LADDER:
+    for den in ladder:
         cand = {J: Fraction(round(v * den), den) for J, v in g.items()}
         found = decide(blocks, cand, n)
         if found is not None:
@@ -246,6 +271,84 @@ def search(blocks: tuple[int, ...], n: int, nonnegative: bool, bounds: tuple[flo
         if found is not None:
             return found
     return None
+
+
+# ---------------------------------------------------------------- at scale: seed and prune
+
+
+def _relative_rows(blocks: tuple[int, ...], n: int, terms: list[tuple[int, ...]], eps: float):
+    """The rows with eps fixed (scale-free: g_0 = 1 is the only normalisation), over
+    (g+_J, g-_J for the terms, M_s, N_s, R_S): H >= 0, N_s <= H(U) <= M_s for |U| = s,
+    R_S >= (S - s - 1 + eps) M_s for s < S, and per point X of total S
+    g_0 (S - 1 + eps) - (1 - eps) H(X) + (n - 2) R_S <= 0 and
+    g_0 (S - 1 + eps) - (1 - eps) H(X) - (n - 2)(1 - eps) N_S <= 0: O(P + m^2) rows, not P m."""
+    pts = box(blocks)
+    m, T = sum(blocks), len(terms)
+    Mi, Ni, Ri = 2 * T, 2 * T + m + 1, 2 * T + 2 * (m + 1)
+    nv = 2 * T + 3 * (m + 1)
+    Hrow = _h_rows(pts, terms)
+    rows = _Rows()
+    inf = float("inf")
+
+    def H(x, coef):
+        return [(j, coef * w) for j, w in Hrow[x]] + [(T + j, -coef * w) for j, w in Hrow[x]]
+
+    free = n - 2
+    for x in pts:
+        s = sum(x)
+        rows.add(H(x, 1), 0.0, inf)
+        rows.add(H(x, 1) + [(Mi + s, -1)], -inf, 0.0)
+        rows.add(H(x, 1) + [(Ni + s, -1)], 0.0, inf)
+    for S in range(m + 1):
+        for s in range(S):
+            rows.add([(Mi + s, S - s - 1 + eps), (Ri + S, -1)], -inf, 0.0)
+    zero = tuple(0 for _ in blocks)
+    for X in pts:
+        S = sum(X)
+        base = H(zero, S - 1 + eps) + H(X, -(1 - eps))
+        rows.add(base + [(Ri + S, free)], -inf, 0.0)
+        rows.add(base + [(Ni + S, -free * (1 - eps))], -inf, 0.0)
+    A, lo, hi = rows.matrix(nv)
+    return A, lo, hi, nv
+
+
+def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, ...], cap: int, eps: float = 1e-4) -> Family | None:
+    """Seed and prune (THEORY U8, "at scale"): the candidate terms are the one-block support
+    ``seed`` lifted by Vandermonde (every J with |J| in seed: the one-block family itself)
+    and every term of cost <= cap; one LP (eps fixed, g_0 = 1) per step, dropping the terms
+    in decreasing cost (ties by J) whenever the rest stays feasible; the last feasible g is
+    rounded and decided exactly.  Deterministic (HiGHS's simplex, no time limit)."""
+    import numpy as np
+    from scipy.optimize import linprog
+    from scipy.sparse import vstack
+
+    zero = tuple(0 for _ in blocks)
+    terms = [J for J in box(blocks) if sum(J) in seed or term_cost(blocks, J) <= cap]
+    T = len(terms)
+    A, lo, hi, nv = _relative_rows(blocks, n, terms, eps)
+    finite = np.isfinite(hi)  # each row has one finite side: a.x <= hi, or -a.x <= -lo
+    A_ub = vstack([A[finite], -A[~finite]]).tocsr()
+    b_ub = np.concatenate([hi[finite], -lo[~finite]])
+    A_eq = np.zeros((1, nv))
+    A_eq[0, terms.index(zero)], A_eq[0, T + terms.index(zero)] = 1.0, -1.0
+
+    def solve(active: set) -> dict | None:
+        bounds = [(0.0, None if J in active else 0.0) for J in terms] + [(0.0, 0.0 if nonnegative or J not in active else None) for J in terms]
+        res = linprog(np.zeros(nv), A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=bounds + [(None, None)] * (3 * (sum(blocks) + 1)), method="highs")
+        if res.status != 0:
+            return None
+        return {J: float(res.x[k] - res.x[T + k]) for k, J in enumerate(terms) if J in active}
+
+    active = set(terms)
+    g = solve(active)
+    if g is None:
+        return None
+    for J in sorted(terms, key=lambda J: (-term_cost(blocks, J), J)):
+        if J != zero:
+            trial = solve(active - {J})
+            if trial is not None:
+                active, g = active - {J}, trial
+    return rounded(blocks, n, {J: v for J, v in g.items() if v}, tuple(2**k for k in (20, 30, 40, 50, 60)))
 
 
 # ---------------------------------------------------------------- stored answers
@@ -298,12 +401,26 @@ def best(m: int, n: int, nonnegative: bool, splits: list[tuple[int, ...]] | None
     return found
 
 
-def refresh(targets: list[tuple[int, int, bool]], path: Path = DATA, time_limit: float = 600.0, splits: list[tuple[int, ...]] | None = None) -> None:
-    """Re-run the search for each (m, n, nonnegative) over the splits and rewrite the stored
-    answers (keeping the others, and a stored answer the new run does not beat), atomically."""
+def seeded(m: int, n: int, nonnegative: bool, cap: int) -> Family | None:
+    """:func:`prune` at blocks m/2 + m/2, seeded from the committed one-block family of the
+    same column at m (the stored prefix-search answer, or the explicit chain for g >= 0;
+    upperbounds/replay.py, m = 21..64)."""
+    from . import replay
+
+    seed = tuple(replay.construction(m, n, nonnegative).support)
+    return prune((m // 2, m - m // 2), n, nonnegative, seed, cap)
+
+
+def refresh(targets: list[tuple[int, int, bool]], path: Path = DATA, time_limit: float = 600.0, splits: list[tuple[int, ...]] | None = None, cap: int | None = None) -> None:
+    """Re-run the search for each (m, n, nonnegative) (the mixed-integer LP over the splits,
+    or with ``cap`` the seed-and-prune route) and rewrite the stored answers (keeping the
+    others, and a stored answer the new run does not beat), atomically."""
     answers = _read(path)
     for m, n, nonnegative in targets:
-        found = best(m, n, nonnegative, [b for b in splits if sum(b) == m] if splits else None, time_limit)
+        if cap is not None:
+            found = seeded(m, n, nonnegative, cap)
+        else:
+            found = best(m, n, nonnegative, [b for b in splits if sum(b) == m] if splits else None, time_limit)
         old = answers.get((m, n, nonnegative))
         if found is None or (old is not None and stored(m, n, nonnegative, path).rank <= found.rank):
             print(f"m = {m}, n = {n}: kept the stored answer" if old else f"m = {m}, n = {n}: nothing found")
@@ -326,10 +443,11 @@ def _main(argv: list[str] | None = None) -> None:
     p.add_argument("--n", type=int, default=3)
     p.add_argument("--nonnegative", action="store_true")
     p.add_argument("--blocks", type=str, nargs="*", help="splits to try, e.g. 5+7 (default: every two-block split)")
+    p.add_argument("--prune", type=float, metavar="CAP", help="seed and prune at m/2 + m/2 with the terms of cost <= CAP (m = 21..64)")
     p.add_argument("--time-limit", type=float, default=600.0)
     a = p.parse_args(argv)
     splits = [tuple(int(h) for h in b.split("+")) for b in a.blocks] if a.blocks else None
-    refresh([(m, a.n, a.nonnegative) for m in a.m], time_limit=a.time_limit, splits=splits)
+    refresh([(m, a.n, a.nonnegative) for m in a.m], time_limit=a.time_limit, splits=splits, cap=None if a.prune is None else int(a.prune))
 
 
 if __name__ == "__main__":

@@ -73,3 +73,12 @@ def test_the_search_finds_a_checked_family_below_the_level_family_at_m4():
     assert fam is not None and fam.rank <= 4
     v = verdict(fam.certificate())
     assert v.code == 0 and v.claim["value"] == fam.rank
+
+
+def test_seed_and_prune_at_m16_keeps_a_checked_family_below_its_seed():
+    """prune from the one-block support {0, 1, 3, 15} (rank 593 at m = 16) lifted to 8+8,
+    with every term as a candidate: a family the checker accepts, of rank below the seed's."""
+    fam = multiblock.prune((8, 8), 3, False, (0, 1, 3, 15), cap=10**9)
+    assert fam is not None and fam.rank < 593
+    v = verdict(fam.certificate())
+    assert v.code == 0 and v.claim["value"] == fam.rank
