@@ -248,6 +248,7 @@ def _field_docs():
     from kernelbounds.lowerbounds import rankextension  # its base found by its hinted name among the shipped files
 
     docs += [rankextension.extend(load("refutation-position-independent-m05-n3-r2.json"), "refutation-position-independent-m05-n3-r2.json", 1).certificate()]
+    docs += [json.loads((Path(__file__).resolve().parents[2] / "tests" / "corpus" / "correct" / "multiblock-m12-n3.json").read_text())]
     named = json.loads(json.dumps(docs[8]))
     named["kernel"]["name"] = "a label"
     return docs + [named]
