@@ -28,7 +28,7 @@ from . import guard as _guard
 from .errors import INTERNAL, LIMIT, MALFORMED, LimitExceeded, Malformed, Rejection
 from .limits import Limits
 from .search import Search
-from .rules import (construction_work, crossing_work, directsum_work, explicit, levelfamily_work, levelminimality_work, lowerbound_work, orthant_work,
+from .rules import (construction_work, crossing_work, directsum_work, explicit, levelfamily_work, levelminimality_work, lowerbound_work, multiblock_work, orthant_work,
                     rank_work, rankextension_work, rankone_work, rankrefutation_work, transcript_work)
 from .text import show
 from .verdict import MAX_REASON_CHARS, Verdict
@@ -65,6 +65,7 @@ ESTIMATES: dict[str, Estimate] = {
     "level-family": levelfamily_work,
     "level-family-minimality": levelminimality_work,
     "lower-bound": lowerbound_work,
+    "multi-block-level-family": multiblock_work,
     "orthant": orthant_work,
     "rank": rank_work,
     "rank-refutation": rankrefutation_work,

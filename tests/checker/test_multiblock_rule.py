@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 from helpers import verdict
 from kernelbounds.checker import Limits
 from kernelbounds.checker.jsonread import Node
-from kernelbounds.checker.rules import multiblock as rule
+from kernelbounds.checker.rules import multiblock_work as rule
 
 HALF = Fraction(1, 2)
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 from math import comb, prod
-from typing import Any
 
 from .. import claims as claim_of
-from ..common import Outcome, expect_equal, rat, read_cost, require_version, row_height, scale_to_ints
+from ..common import Outcome, expect_equal, rat, require_version
 from ..errors import Invalid, Malformed
 from ..jsonread import Node
-from ..limits import Limits, exhaustive_inputs, frac, lin, mul, op, require
+from ..limits import Limits, exhaustive_inputs, require
+from ..rational import scale_to_ints
 from ..text import show
 
 HALF = Fraction(1, 2)
@@ -147,7 +147,7 @@ def worst(fam: Family, H: dict[tuple[int, ...], int]) -> tuple[Fraction, tuple[t
 # ---------------------------------------------------------------- MB8: the literal head
 
 
-def _literal_applies(m: int, n: int, limits: Limits) -> bool:
+def literal_applies(m: int, n: int, limits: Limits) -> bool:
     return m <= LITERAL_M and exhaustive_inputs(m, n) <= limits.exhaustive_inputs
 
 
@@ -186,35 +186,6 @@ def literal_worst(fam: Family, K: list[list[int]]) -> Fraction:
 # ---------------------------------------------------------------- work and check
 
 
-def work(doc: Node, limits: Limits) -> int:
-    """Units (docs/soundness.md, "Cost model") from the sizes and the heights of the numbers
-    check() builds, before any work: P = prod (h_i + 1) points; T terms; L H(x) has the
-    height h_H of the largest scaled g (numerator + the lcm of the denominators) + m bits
-    of binomials + log T; each point costs T term products (b small products and one
-    product at h_H); the classes P (m + 1) pairs of candidates, 8 products and 4 compares
-    at 2 h_H + log(n m) + 8 bits each; MB8 when it runs."""
-    v: dict[str, Any] = doc.value if isinstance(doc.value, dict) else {}
-    m, n, blocks = v.get("m"), v.get("n"), v.get("blocks")
-    if not (isinstance(m, int) and isinstance(n, int) and isinstance(blocks, list)) or isinstance(m, bool) or isinstance(n, bool) or m < 1 or n < 1:
-        return 1
-    m, n = min(m, limits.max_m), min(n, limits.max_n)
-    sizes = [h if isinstance(h, int) and not isinstance(h, bool) and 0 < h <= m else m for h in blocks[:MAX_BLOCKS]] or [m]
-    points = prod(h + 1 for h in sizes)
-    terms: list[Any] = v["terms"] if isinstance(v.get("terms"), list) else []
-    gs = [t.get("g") for t in terms if isinstance(t, dict)]
-    num, den = row_height(gs)
-    h_H = num + den + m + len(terms).bit_length() + 1
-    h = 2 * h_H + (n * m + 1).bit_length() + 8
-    b = len(sizes)
-    total = read_cost(gs) + len(terms) * (b + 4) + len(gs) * (mul(den) + frac(num + den))
-    total += points * (len(terms) * (b * mul(64) + mul(h_H) + op(h_H)) + 2 * op(h_H) + b)
-    total += points * (m + 1) * 2 * (8 * mul(h) + 4 * op(h)) + 8 * frac(h)
-    if _literal_applies(m, n, limits):
-        tokens = 2**m
-        total += tokens * tokens * (tokens + 4) * lin(h_H) + exhaustive_inputs(m, n) * ((3 * n + 12) * lin(h) + 2 * frac(2 * h)) + tokens**3 * (h_H // 64 + 1)
-    return total
-
-
 def check(doc: Node, limits: Limits) -> Outcome:
     doc.obj({"format", "version", "kind", "m", "n", "positions", "blocks", "terms", "readout", "claims"})
     require_version(doc, doc["kind"], 2, f"the kind {KIND}")
@@ -240,7 +211,7 @@ def check(doc: Node, limits: Limits) -> Outcome:
     rank = fam.rank()  # MB7
     expect_equal(claims["feature_rank"], claims["feature_rank"].int(0), rank, "the feature rank sum_J prod_i C(h_i, J_i)")
     expect_equal(claims["kernel_rank"], claims["kernel_rank"].int(0), rank, "the kernel rank sum_J prod_i C(h_i, J_i)")
-    if _literal_applies(fam.m, fam.n, limits):  # MB8
+    if literal_applies(fam.m, fam.n, limits):  # MB8
         import flint
 
         K = literal_kernel(fam, G)
