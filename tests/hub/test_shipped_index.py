@@ -44,7 +44,7 @@ def _old_claim(doc: dict) -> tuple | None:
         return ("lower", m, n, claims["lower_bound"], ("position-independent",), None, None)
     if kind == "level-family":
         return ("upper", m, n, claims["feature_rank"], tuple(sorted(EVERY)), claims["nonnegative_features"], tuple(claims["support"]))
-    if kind == "explicit-head" or (kind == "construction" and doc.get("construction") in ("rank1", "tensor")):
+    if kind in ("explicit-head", "multi-block-level-family") or (kind == "construction" and doc.get("construction") in ("rank1", "tensor")):
         return ("upper", m, n, claims["feature_rank"], tuple(sorted(EVERY)), claims["nonnegative_features"], None)
     return None
 
