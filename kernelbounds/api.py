@@ -73,7 +73,14 @@ class Bound:
     JSON) to its number of ordered pairs; for a direct sum of codes (THEORY L9) ``form`` is
     "direct sum", ``code`` names the components and code_size, min_product, k,
     witness_inputs and orbits are the checked file's (code_weight, min_gap, gaps are None);
-    otherwise they are None."""
+    otherwise they are None.
+
+    The same fields as `bound --json` and a row of `table --json` (docs/api.md, "One name per
+    quantity"; schemas in kernelbounds/schemas/): per side ``*_method`` (the method alone),
+    ``*_from_m`` (the m whose certificate proves it: below m for a lower side, above m for
+    an upper side, by the restriction closure of THEORY U5), and in ``to_json()``
+    ``*_certificate`` (the committed file, or None); ``ceiling`` the most any L3/L4 certificate can prove at
+    (m, n) (THEORY "The ceiling of L3/L4 (sharp form)"; None for n <= 2)."""
 
     m: int
     n: int
@@ -96,12 +103,20 @@ class Bound:
     orbits: int | None = field(default=None, repr=False)
     johnson_bound: int | None = field(default=None, repr=False)
     kernel: str = "nonnegative"
+    upper_nonnegative_method: str = field(default="", repr=False)
+    lower_from_m: int | None = field(default=None, repr=False)
+    upper_from_m: int | None = field(default=None, repr=False)
+    upper_nonnegative_from_m: int | None = field(default=None, repr=False)
+    ceiling: int | None = field(default=None, repr=False)
     sides: dict = field(default_factory=dict, repr=False)
     _lower_doc: object = field(default=None, repr=False, compare=False)
     _answer: object = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
+        """The fields, and per side ``*_certificate``: the committed file cited (None for a
+        computed side; the methods ``upper_certificate()`` write certificates)."""
+        cited = {f"{name}_certificate": self.sides[name]["certificate"] if name in self.sides else None for name in SIDES}
+        return {k: v for k, v in asdict(self).items() if not k.startswith("_")} | cited
 
     def to_certificate(self) -> dict:
         """The certificate of the lower side (ValueError for the trivial r >= 1)."""
@@ -125,6 +140,7 @@ class Bound:
         return base_of(known)
 
 
+SIDES = ("lower", "upper", "upper_nonnegative")
 CODE_FIELDS = ("code", "code_size", "min_product", "k", "witness_inputs", "code_weight", "min_gap", "gaps", "form", "orbits", "johnson_bound")
 
 
@@ -133,6 +149,8 @@ def _bound_of(answer) -> Bound:
     return Bound(
         answer.m, answer.n, answer.variant, answer.lower.value, answer.upper.value, answer.upper_nonnegative.value, answer.exact,
         answer.lower.method, answer.upper.method, **{f: details.get(f) for f in CODE_FIELDS}, kernel=answer.kernel,
+        **{f"{name}_from_m": getattr(answer, name).from_m for name in SIDES},
+        upper_nonnegative_method=answer.upper_nonnegative.method, ceiling=answer.ceiling,
         sides={"lower": answer.lower.to_json(), "upper": answer.upper.to_json(), "upper_nonnegative": answer.upper_nonnegative.to_json()},
         _lower_doc=answer.lower.certificate_document, _answer=answer,
     )
@@ -212,7 +230,8 @@ def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
             raise ListedTooLarge(refusal)
         return certify_module.certificate(lb, listed=True)
 
-    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
+    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", lower_from_m=m,
+                   **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
 
 
 @dataclass(frozen=True)

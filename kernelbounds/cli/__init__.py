@@ -46,8 +46,8 @@ EPILOG = """exit codes: 0 success/valid, 1 invalid or failed, 2 usage error or m
 3 resource limit, 4 internal error, 5 the theory is contradicted (keep the input, report it),
 6 the SAT solver's proof is not valid (refute: it claimed UNSAT; nothing proved, nothing written),
 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM): the command stops within about a second.
-Every command takes --json (one JSON object, or JSON Lines for streams; integers >= 2^53 as
-decimal strings) and '-' for standard input/output wherever it reads or writes a file.
+Every command takes --json (one JSON object, or JSON Lines for streams; integers are exact
+JSON integers at every size) and '-' for standard input/output wherever it reads or writes a file.
 `kernelbounds COMMAND --help` describes a command; docs/cli.md and docs/api.md (Python API)."""
 
 COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, crossing, refute, check, certificates, docs)

@@ -129,16 +129,12 @@ def limits_from(items: list[str]) -> Limits:
         raise UserError(f"bad --limit (NAME=INTEGER): {exc}") from None
 
 
-SAFE_INTEGER = 2**53  # integers at or above this magnitude are written as decimal strings in --json output
-
-
 def json_safe(obj):
-    """obj with every integer of magnitude >= 2^53 replaced by its decimal string (JSON
-    readers that use doubles lose such integers; docs/cli.md, "Machine-readable output")."""
-    if isinstance(obj, bool) or obj is None:
+    """obj as JSON values by the one rule of every machine-readable form (docs/cli.md,
+    "Machine-readable output"): integers stay JSON integers at every size (exact, never
+    strings, as in ``to_json()``), rationals are strings "p/q", NaN and infinities null."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, int):
         return obj
-    if isinstance(obj, int):
-        return str(obj) if abs(obj) >= SAFE_INTEGER else obj
     if isinstance(obj, Fraction):
         return str(obj)
     if isinstance(obj, float) and obj != obj or obj in (float("inf"), float("-inf")):
@@ -160,7 +156,7 @@ def emit_json(obj, stream=None) -> None:
 
 def add_json(p, what: str = "the result") -> None:
     """The shared --json flag."""
-    p.add_argument("--json", action="store_true", help=f"print {what} as one JSON object (integers >= 2^53 as decimal strings)")
+    p.add_argument("--json", action="store_true", help=f"print {what} as one JSON object (integers exact at every size)")
 
 
 def size_options(p, m: tuple[int, int], n: tuple[int, int], m_note: str = "", n_note: str = "", n_default: int | None = None) -> None:

@@ -43,15 +43,20 @@ def register(sub) -> None:
     p.set_defaults(func=run_witness)
 
 
-def side_line(name: str, side: dict) -> str:
+def side_line(name: str, side: dict, variant: str = "position-independent") -> str:
+    from ..reports.glossary import big, labelled, variant_note
+
     where = f"certificate {side['certificate']}" if side["certificate"] else (f"rebuild: {side['rebuild']}" if side["rebuild"] else "no certificate needed")
     verdict = side.get("verdict")
     if verdict and not side["certificate"]:  # a rebuilt certificate: the checker's verdict on its bytes
         where += f" (checked: sha256 {verdict['sha256'][:16]}...)"
-    note = f"; {side['detail']}" if side["detail"] else ""
+    notes = [side["detail"], variant_note(variant, side.get("certificate_variant"), "lower" if name == "lower" else "upper")]
+    if name.endswith("nonnegative features") and (side["certificate"] or "").startswith("upper-any-"):
+        notes.append("the file is named for the any-features column it was built for; its features are nonnegative, so it proves this side too")
     if side.get("least_of_family"):
-        note += f"; least rank of its family (complement basis, affine readout), proved by {side['least_of_family']}"
-    return one_line(f"  {name}: {side['value']} by {side['method']} (THEORY {side['theory']}); {where}{note}", 100_000)  # a user file's path escaped
+        notes.append(f"least rank of its family (complement basis, affine readout), proved by {side['least_of_family']}")
+    note = "".join(f"; {text}" for text in notes if text)
+    return one_line(f"  {name}: {big(side['value'])} by {side['method']} ({labelled(side['theory'])}); {where}{note}", 100_000)  # a user file's path escaped
 
 
 OUTPUTS = (("-o", "output", "the lower side"), ("--upper-output", "upper_output", "the upper side"),
@@ -143,27 +148,35 @@ def run_bound(args) -> int:
 
 
 def text_lines(b) -> list[str]:
-    """The text answer: the bounds, one line per side (the nonnegative upper side too whenever
-    another value, method or file decides it, e.g. a user certificate), the code's facts."""
+    """The text answer: the bounds (big numbers also as 2^x.y), one line per side with a
+    gloss of its THEORY label (the nonnegative upper side too whenever another value, method
+    or file decides it, e.g. a user certificate), the ceiling of L3/L4, the code's facts."""
+    from ..reports.glossary import big, gaps_text, powers
+
     lines: list[str] = []
     exact = "  (exact)" if b.exact else ""
     kernel = "" if b.kernel == "nonnegative" else f", {b.kernel} kernel"
-    lines.append(f"m = {b.m}, n = {b.n} ({b.variant}{kernel}): {b.lower} <= r* <= {b.upper}{exact}")
-    lines.append(side_line("lower", b.sides["lower"]))
-    lines.append(side_line("upper", b.sides["upper"]))
+    lines.append(f"m = {b.m}, n = {b.n} ({b.variant}{kernel}): {big(b.lower)} <= r* <= {big(b.upper)}{exact}")
+    lines.append(side_line("lower", b.sides["lower"], b.variant))
+    lines.append(side_line("upper", b.sides["upper"], b.variant))
     up, nonneg = b.sides["upper"], b.sides["upper_nonnegative"]
     if b.upper_nonnegative != b.upper or (nonneg["method"], nonneg["certificate"]) != (up["method"], up["certificate"]):  # a side decided by another file is named
-        lines.append(side_line("upper, nonnegative features", b.sides["upper_nonnegative"]))
+        lines.append(side_line("upper, nonnegative features", b.sides["upper_nonnegative"], b.variant))
+    elif up["nonnegative_features"]:
+        lines.append("  (that head's features are nonnegative: it proves the nonnegative-features upper side too)")
+    if b.ceiling is not None:
+        lines.append(f"  ceiling of L3/L4: no code or direct-sum certificate can prove more than r >= {big(b.ceiling)} here (THEORY \"The ceiling of L3/L4 (sharp form)\")")
     if b.code is not None:
-        gaps = "" if b.gaps is None else f", gaps {b.gaps}"
+        code = one_line(powers(b.code.split(" + ")) if b.form == "direct sum" else b.code)
+        gaps = "" if b.gaps is None else f" ({gaps_text(b.gaps)})"
         orbits = "" if b.orbits is None else f", {b.orbits} orbits"
         if b.form == "direct sum":  # THEORY L9: no single weight or gap to state
-            lines.append(f"  code {one_line(b.code)} (direct sum): N = {b.code_size} words{orbits}")
+            lines.append(f"  code {code} (direct sum): N = {big(b.code_size)} words{orbits}")
         else:
-            lines.append(f"  code {one_line(b.code)}: N = {b.code_size} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
+            lines.append(f"  code {code}: N = {big(b.code_size)} words, weight {b.code_weight}, min gap {b.min_gap}{gaps}; {b.form} form{orbits}")
         if b.johnson_bound is not None:
-            lines.append(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {b.johnson_bound}")
-        lines.append(f"  least chain product min_product = {b.min_product}, Hadamard power k = {b.k}, witness family {b.witness_inputs} inputs")
+            lines.append(f"  Johnson bound for this weight and min gap: A(m, 2g, w) <= {big(b.johnson_bound)}")
+        lines.append(f"  least chain product min_product = {big(b.min_product)}, Hadamard power k = {b.k}, witness family {big(b.witness_inputs)} inputs")
     return lines
 
 

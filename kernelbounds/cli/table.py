@@ -22,8 +22,13 @@ def register(sub) -> None:
     p.add_argument("--n", type=span("--n", 1, 64), default=range(1, 9), help="A..B with 1 <= A <= B <= 64 (default 1..8)")
     variant_option(p)
     p.add_argument("--kernel", choices=KERNELS, default="nonnegative", help="the kernel class (THEORY L8; as `bound --kernel`; default nonnegative)")
-    p.add_argument("--format", choices=["markdown", "csv", "json"], default="markdown", help="markdown (default), csv, or json (JSON Lines, one row per line)")
-    p.add_argument("--json", action="store_true", help="the same as --format json (integers >= 2^53 as decimal strings)")
+    p.add_argument("--format", choices=["markdown", "csv", "json", "html", "text"], default="markdown",
+                   help="markdown (default), csv, or json (JSON Lines, one row per line); with --grid also html and text (aligned columns)")
+    p.add_argument("--json", action="store_true", help="the same as --format json (integers exact at every size)")
+    p.add_argument("--grid", action="store_true", help="a grid: m down, n across, a cell 'lower-upper' (one number when exact) with the footnote letters of its methods and a key; "
+                   "numbers wider than --width digits as 2^x.y (rounded outward); markdown (default: aligned text on a terminal), csv, json (one object) or html")
+    p.add_argument("--width", type=positive("--width", 1, 400), default=None, help="with --grid: digits shown in full, 1..400 (default 5)")
+    p.add_argument("--exact", action="store_true", help="with --grid: every number in full")
     p.add_argument("--plot", metavar="FILE", help="also plot the bounds against m; the format (png, svg, pdf) from the extension; '-' writes PNG to standard output")
     p.add_argument("--dpi", type=positive("--dpi", 30, 1200), help="plot resolution for PNG (30..1200, default 150)")
     jobs_option(p)
@@ -48,6 +53,10 @@ def run(args) -> int:
             raise UserError(str(exc)) from None
     if args.kernel == "signed-any-denominator" and args.variant == "position-dependent":
         raise UserError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b)); use --kernel signed or another variant")
+    if args.grid:
+        return _grid(args, fmt)
+    if (args.width, args.exact) != (None, False) or fmt in ("html", "text"):
+        raise UserError("--width, --exact and --format html/text are for --grid")
     rows = scheduled(lambda: report.table(args.m, args.n, args.variant, jobs=args.jobs, scheduler=args.scheduler, certificates=args.certificates, kernel=args.kernel))
     if fmt == "json":
         for r in rows:
@@ -61,4 +70,23 @@ def run(args) -> int:
             raise UserError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
         except plots.NoMatplotlib as exc:
             raise UserError(str(exc)) from None
+    return 0
+
+
+def _grid(args, fmt: str) -> int:
+    """`table --grid`: one block for the variant and kernel class (kernelbounds.reports.grid)."""
+    from ..reports import grid
+
+    if args.plot:
+        raise UserError("--plot draws the rows, not the grid: drop --grid or --plot")
+    width = grid.WIDTH if args.width is None else args.width
+    b = scheduled(lambda: grid.block(args.m, args.n, args.variant, args.kernel, jobs=args.jobs, certificates=args.certificates))
+    if fmt == "json":
+        emit_json(grid.to_json(b, width, args.exact))
+    elif fmt == "csv":
+        print(grid.csv([b], width, args.exact), end="")
+    elif fmt == "html":
+        print(grid.html(b, width, args.exact), end="")
+    else:
+        print(grid.markdown(b, width, args.exact) if fmt == "markdown" else grid.text(b, width, args.exact), end="")
     return 0

@@ -83,6 +83,7 @@ class Side:
             "rebuild": self.rebuild,
             "least_of_family": self.least_of_family,
             "verdict": self.verdict,
+            "certificate_variant": None if self._known is None else self._known.variant,  # the variant the cited file is stated for
         }
 
     def certificate_document(self) -> dict:
@@ -109,6 +110,14 @@ class Answer:
     def exact(self) -> bool:
         return self.lower.value == self.upper.value
 
+    @property
+    def ceiling(self) -> int | None:
+        """The most any L3/L4 (codes, direct sums) certificate can prove about r*(m, n) for
+        this kernel class (THEORY "The ceiling of L3/L4 (sharp form)"); None for n <= 2."""
+        from ..lowerbounds.ceiling import ceiling
+
+        return ceiling(self.m, self.n, signed=self.kernel != "nonnegative") if self.n >= 3 else None
+
     def to_json(self) -> dict:
         return {
             "m": self.m,
@@ -119,6 +128,7 @@ class Answer:
             "upper": self.upper.value,
             "upper_nonnegative": self.upper_nonnegative.value,
             "exact": self.exact,
+            "ceiling": self.ceiling,
             "sides": {"lower": self.lower.to_json(), "upper": self.upper.to_json(), "upper_nonnegative": self.upper_nonnegative.to_json()},
         }
 

@@ -14,7 +14,9 @@ from ..errors import InvalidArgument
 
 @dataclass(frozen=True)
 class Row:
-    """One cell of the table: the hub's answer at (m, n)."""
+    """One cell of the table: the hub's answer at (m, n), with the field names and values
+    of ``kb.bound(m, n).to_json()`` and `bound --json` (a method is the method alone; the
+    restriction closure in m is its own field, ``*_from_m``)."""
 
     m: int
     n: int
@@ -25,21 +27,28 @@ class Row:
     lower_method: str
     upper_method: str
     upper_nonnegative_method: str
+    lower_from_m: int | None
+    upper_from_m: int | None
+    upper_nonnegative_from_m: int | None
     lower_certificate: str | None
     upper_certificate: str | None
     upper_nonnegative_certificate: str | None
+    ceiling: int | None  # THEORY "The ceiling of L3/L4 (sharp form)"; None for n <= 2
+
+
+SIDES = ("lower", "upper", "upper_nonnegative")
 
 
 def row_of(a) -> Row:
-    def src(side):
-        return side.certificate if side.certificate else None
-
-    return Row(a.m, a.n, a.lower.value, a.upper.value, a.upper_nonnegative.value, a.exact, _method(a.lower, a.m), _method(a.upper, a.m),
-               _method(a.upper_nonnegative, a.m), src(a.lower), src(a.upper), src(a.upper_nonnegative))
+    sides = [getattr(a, name) for name in SIDES]
+    return Row(a.m, a.n, *(s.value for s in sides), a.exact, *(s.method for s in sides), *(s.from_m for s in sides), *(s.certificate for s in sides), a.ceiling)
 
 
-def _method(side, m: int) -> str:
-    return side.method + (f" (from m = {side.from_m})" if side.from_m not in (None, m) else "")
+def method_text(r: Row, side: str) -> str:
+    """A side's method for a reader: the method, and the m its certificate is at when the
+    restriction closure in m carries it (THEORY U5), e.g. "direct sum of codes (from m = 48)"."""
+    source = getattr(r, f"{side}_from_m")
+    return getattr(r, f"{side}_method") + (f" (from m = {source})" if source not in (None, r.m) else "")
 
 
 def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,
@@ -71,16 +80,16 @@ def ratio(r: Row) -> str:
 def markdown(rows: list[Row], signed: list[tuple] | None = None, log2: bool = False) -> str:
     """The markdown table; ``signed`` (one pair per row: the lower sides for the signed and
     signed-any-denominator kernel classes, THEORY L8, None where refused) adds two columns;
-    ``log2`` adds log2 of the lower side and of both upper sides, and at n = 3 log2 of the
-    ceiling of L3/L4 certificates, m/5 + 1.381 (THEORY L9; floats: a report only; for m
-    above 64)."""
+    every table states the ceiling of L3/L4 at n >= 3 (the most any code or direct-sum
+    certificate can prove, THEORY "The ceiling of L3/L4 (sharp form)", exact); ``log2`` adds
+    log2 of the lower side, of the ceiling and of both upper sides (floats: a report only)."""
     import math
 
     extra = "" if signed is None else " lower (signed) | lower (signed, any denominator) |"
-    logs = " log2 lower | L3 ceiling, log2 (n = 3) | log2 upper (any) | log2 upper (nonnegative) |" if log2 else ""
+    logs = " log2 lower | log2 L3/L4 ceiling | log2 upper (any) | log2 upper (nonnegative) |" if log2 else ""
     head = (
-        f"| m | n | lower |{extra} upper (any features) | upper (nonnegative features) |{logs} exact or upper/lower | lower by | upper by |\n"
-        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|{'---:|---:|---:|---:|' if log2 else ''}---|---|---|\n"
+        f"| m | n | lower |{extra} L3/L4 ceiling | upper (any features) | upper (nonnegative features) |{logs} exact or upper/lower | lower by | upper by |\n"
+        f"|---:|---:|---:|{'' if signed is None else '---:|---:|'}---:|---:|---:|{'---:|---:|---:|---:|' if log2 else ''}---|---|---|\n"
     )
 
     def cells(i: int) -> str:
@@ -89,12 +98,13 @@ def markdown(rows: list[Row], signed: list[tuple] | None = None, log2: bool = Fa
     def bits(r: Row) -> str:
         if not log2:
             return ""
-        ceiling = f"{r.m / 5 + 1.381:.1f}" if r.n == 3 else "n/a"
+        ceiling = "n/a" if r.ceiling is None else f"{math.log2(r.ceiling):.1f}"
         return f" {math.log2(r.lower):.1f} | {ceiling} | {math.log2(r.upper):.1f} | {math.log2(r.upper_nonnegative):.1f} |"
 
     return head + "".join(
-        f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} |{bits(r)} {ratio(r)} | {r.lower_method} | {r.upper_method}"
-        f"{'' if r.upper_nonnegative_method == r.upper_method else ' / ' + r.upper_nonnegative_method} |\n"
+        f"| {r.m} | {r.n} | {r.lower} |{cells(i)} {'n/a' if r.ceiling is None else r.ceiling} | {r.upper}{' (exact)' if r.exact else ''} | {r.upper_nonnegative} |{bits(r)} {ratio(r)} "
+        f"| {method_text(r, 'lower')} | {method_text(r, 'upper')}"
+        f"{'' if method_text(r, 'upper_nonnegative') == method_text(r, 'upper') else ' / ' + method_text(r, 'upper_nonnegative')} |\n"
         for i, r in enumerate(rows)
     )
 
@@ -152,7 +162,9 @@ def render_docs(text: str, jobs: int | None = 1) -> str:
             signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs, strict=True)]
         return match.group(1) + markdown(rows, signed, log2="--log2" in match.group(2).split()) + match.group(4)
 
-    return DOCS_MARK.sub(one, text)
+    from . import grid
+
+    return grid.render_docs(DOCS_MARK.sub(one, text), jobs=jobs)
 
 
 def docs_files(root) -> list:
@@ -161,4 +173,6 @@ def docs_files(root) -> list:
 
     root = Path(root)
     files = sorted((root / "docs").glob("*.md")) + [root / "README.md"]
-    return [f for f in files if f.is_file() and DOCS_MARK.search(f.read_text(encoding="utf-8"))]
+    from .grid import DOCS_MARK as GRID_MARK
+
+    return [f for f in files if f.is_file() and any(mark.search(f.read_text(encoding="utf-8")) for mark in (DOCS_MARK, GRID_MARK))]

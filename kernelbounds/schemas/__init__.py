@@ -1,6 +1,8 @@
-"""JSON Schemas shipped with the package: certificate formats v1 and v2, head files v1.
+"""JSON Schemas shipped with the package: certificate formats v1 and v2, head files v1, and the
+`--json` outputs of `bound` (also ``kb.bound(...).to_json()``), `table` (one row) and
+`table --grid` (one block).
 
-The schemas describe layout only; the checker (kernelbounds.checker) decides validity.
+The certificate and head schemas describe layout only; the checker (kernelbounds.checker) decides validity.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from importlib import resources
 from ..errors import InvalidArgument
 
 
-NAMES = ("certificate-v1", "certificate-v2", "head-v1")
+NAMES = ("certificate-v1", "certificate-v2", "head-v1", "bound", "table-row", "table-grid")
 
 
 def load(name: str) -> dict:

@@ -239,11 +239,12 @@ def test_every_command_answers_json(args):
     assert lines and all(isinstance(json.loads(line), dict) for line in lines)
 
 
-def test_large_integers_are_strings_in_json_output():
+def test_large_integers_are_exact_json_integers():
+    """One rule for every size (docs/cli.md): a JSON integer, never a string, however large."""
     code, out, err = run(["bound", "--m", "64", "--n", "8", "--json"])
     doc = json.loads(out)
-    assert isinstance(doc["upper"], str) and int(doc["upper"]) >= 2**53  # a decimal string (upper-any-m64-n8.json)
-    assert isinstance(doc["lower"], int)
+    assert type(doc["upper"]) is int and doc["upper"] >= 2**53  # upper-any-m64-n8.json
+    assert f'"upper": {doc["upper"]}' in out and type(doc["lower"]) is int
 
 
 def test_csv_quotes_fields_with_commas():
@@ -251,6 +252,6 @@ def test_csv_quotes_fields_with_commas():
 
     from kernelbounds.reports.report import Row, csv as to_csv
 
-    rows = [Row(8, 3, 2, 256, 256, False, "codes, listed", "U2 tensor", "U2 tensor", None, "a, b.json", None)]
+    rows = [Row(8, 3, 2, 256, 256, False, "codes, listed", "U2 tensor", "U2 tensor", 8, 8, 8, None, "a, b.json", None, 4)]
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert parsed[0]["lower_method"] == "codes, listed" and parsed[0]["upper_certificate"] == "a, b.json" and parsed[0]["lower_certificate"] == ""

@@ -25,11 +25,12 @@ def test_the_grid_above_64_and_the_old_ranges_parse():
 
 
 def test_a_log2_mark_adds_both_sides_in_bits_and_the_ceiling_at_n_3():
-    """log2 of each side, and at n = 3 the L3/L4 ceiling m/5 + 1.381 (THEORY L9), n/a at other n."""
+    """log2 of each side and of the row's L3/L4 ceiling (THEORY "The ceiling of L3/L4 (sharp
+    form)"), n/a where there is none; the exact ceiling in its own column."""
     text = "<!-- kernelbounds table --m 65,72..256:8 --n 3..8 --kernels --log2 -->\nold\n<!-- end of generated table -->"
     match = report.DOCS_MARK.search(text)
     assert match and report._spec(match.group(2))[0][:2] == [65, 72]
-    row = report.Row(128, 3, 5, 2**74 + 3, 3 * 2**87, False, "codes", "level family", "explicit chain", None, None, None)
+    row = report.Row(128, 3, 5, 2**74 + 3, 3 * 2**87, False, "codes", "level family", "explicit chain", 128, 128, 128, None, None, None, 14924693)
     table = report.markdown([row], log2=True)
     head, rule, line = table.splitlines()
     cols = [c.strip() for c in head.strip("|").split("|")]
@@ -38,7 +39,8 @@ def test_a_log2_mark_adds_both_sides_in_bits_and_the_ceiling_at_n_3():
     assert float(cells[cols.index("log2 upper (any)")]) == round(math.log2(2**74 + 3), 1) == 74.0
     assert float(cells[cols.index("log2 upper (nonnegative)")]) == round(math.log2(3 * 2**87), 1) == 88.6
     assert float(cells[cols.index("log2 lower")]) == round(math.log2(5), 1) == 2.3
-    assert float(cells[cols.index("L3 ceiling, log2 (n = 3)")]) == 27.0  # 128/5 + 1.381 = 26.98
-    other = report.markdown([report.Row(128, 4, 5, 8, 8, False, "codes", "level family", "level family", None, None, None)], log2=True)
-    assert [c.strip() for c in other.splitlines()[2].strip("|").split("|")][cols.index("L3 ceiling, log2 (n = 3)")] == "n/a"
+    assert float(cells[cols.index("log2 L3/L4 ceiling")]) == round(math.log2(14924693), 1) == 23.8
+    assert cells[cols.index("L3/L4 ceiling")] == "14924693"
+    other = report.markdown([report.Row(128, 2, 1, 1, 1, True, "trivial", "U1 rank one", "U1 rank one", None, 128, 128, None, None, None, None)], log2=True)
+    assert [c.strip() for c in other.splitlines()[2].strip("|").split("|")][cols.index("log2 L3/L4 ceiling")] == "n/a"
     assert "log2" not in report.markdown([row])
