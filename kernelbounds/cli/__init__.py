@@ -17,7 +17,7 @@ import signal
 import sys
 
 from .. import __version__
-from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, table, transcript, upper
+from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, site, table, transcript, upper
 from ..hub.answer import StaleIndex, TheoryContradicted
 from ._common import CONTRADICTION, OneLineParser, UserError, os_error, say
 
@@ -50,7 +50,7 @@ Every command takes --json (one JSON object, or JSON Lines for streams; integers
 JSON integers at every size) and '-' for standard input/output wherever it reads or writes a file.
 `kernelbounds COMMAND --help` describes a command; docs/cli.md and docs/api.md (Python API)."""
 
-COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, crossing, refute, check, certificates, docs)
+COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, crossing, refute, check, certificates, docs, site)
 
 # The package's dependencies (pyproject.toml, by the module each installs; tests/cli/test_reviewer_install.py
 # keeps the two lists equal).  A reviewer's install has python-flint only (docs/soundness.md): `check`

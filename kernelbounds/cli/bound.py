@@ -44,15 +44,14 @@ def register(sub) -> None:
 
 
 def side_line(name: str, side: dict, variant: str = "position-independent") -> str:
-    from ..reports.glossary import big, labelled, variant_note
+    from ..reports.glossary import big, file_note, labelled, variant_note
 
     where = f"certificate {side['certificate']}" if side["certificate"] else (f"rebuild: {side['rebuild']}" if side["rebuild"] else "no certificate needed")
     verdict = side.get("verdict")
     if verdict and not side["certificate"]:  # a rebuilt certificate: the checker's verdict on its bytes
         where += f" (checked: sha256 {verdict['sha256'][:16]}...)"
     notes = [side["detail"], variant_note(variant, side.get("certificate_variant"), "lower" if name == "lower" else "upper")]
-    if name.endswith("nonnegative features") and (side["certificate"] or "").startswith("upper-any-"):
-        notes.append("the file is named for the any-features column it was built for; its features are nonnegative, so it proves this side too")
+    notes.append(file_note("upper_nonnegative" if name.endswith("nonnegative features") else name, side["certificate"]))
     if side.get("least_of_family"):
         notes.append(f"least rank of its family (complement basis, affine readout), proved by {side['least_of_family']}")
     note = "".join(f"; {text}" for text in notes if text)

@@ -87,3 +87,10 @@ def variant_note(asked: str, stated: str | None, side: str) -> str:
                 "(a position-dependent head may ignore positions; the causal task scores only the last position), so it bounds every variant")
     reason = VARIANT_REASON.get((asked, stated), "the certificate's claim, checked by the checker, lists this variant too")
     return f"the certificate is stated for the {stated} variant: {reason}"
+
+
+def file_note(side: str, certificate: str | None) -> str:
+    """Why a file named for the any-features column proves the nonnegative-features side."""
+    if side == "upper_nonnegative" and (certificate or "").startswith("upper-any-"):
+        return "the file is named for the any-features column it was built for; its features are nonnegative, so it proves this side too"
+    return ""
