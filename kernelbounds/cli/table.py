@@ -65,7 +65,7 @@ def run(args) -> int:
         print(report.markdown(rows) if fmt == "markdown" else report.csv(rows), end="")
     if args.plot:
         try:
-            plots.draw(rows, args.plot, "png" if args.plot == "-" else plots.plot_format(args.plot), args.dpi, title_text=plots.title(None, args.variant, args.kernel))
+            plots.plot(rows, args.plot, dpi=args.dpi, variant=args.variant, kernel=args.kernel)
         except OSError as exc:
             raise UserError(f"cannot write {args.plot}: {exc.strerror or exc}") from None
         except plots.NoMatplotlib as exc:

@@ -30,7 +30,7 @@ from ..certificate import replacing, write_atomic
 
 DATA_FORMAT = "kernelbounds-plot-data"
 DATA_VERSION = 1
-STYLE = 2  # bump when the drawing changes: every generated plot is then stale and redrawn
+STYLE = 3  # bump when the drawing changes: every generated plot is then stale and redrawn
 DATA_KEY = "kernelbounds-data-sha256"  # the PNG text chunk holding the data file's sha256
 SOURCE_KEY = "kernelbounds-data"  # the PNG text chunk naming the data file (beside the PNG)
 COLUMNS = ("m", "n", "lower", "upper", "upper_nonnegative", "exact")
@@ -220,7 +220,7 @@ def figure(rows, log2: bool = True, title: str | None = None):
     for ax, n in zip(axes[:len(ns)], ns, strict=True):
         own = sorted((r for r in rows if r.n == n), key=lambda r: r.m)
         xs = [r.m for r in own]
-        top = max(top, _curves(ax, own, y, 1.0))
+        top = max(top, _curves(ax, own, y, 1.0, reference=log2))
         if log2 and len(xs) > 14:  # the first m, zoomed: every 2^k labelled
             _zoom(ax, [r for r in own if r.m < xs[0] + 9], y)
         ax.set_title(f"n = {n}", fontsize=9, pad=3)
@@ -243,32 +243,38 @@ def figure(rows, log2: bool = True, title: str | None = None):
             ax.set_xlabel("m (token bits)", fontsize=8)
             ax.tick_params(labelbottom=True)
     handles = [Line2D([], [], color="tab:blue", linewidth=1.2, label="certified lower bound"),
-               Line2D([], [], color="tab:red", linewidth=1.2, label="upper bound (any features)"),
-               Line2D([], [], color="tab:orange", linestyle="--", linewidth=1, label="upper bound (nonnegative features)"),
-               Patch(color="tab:blue", alpha=0.18, label="r* lies in this gap"),
-               Line2D([], [], color="black", linestyle="none", marker="D", markersize=3.5, label="exact: lower = upper")]
-    fig.legend(handles=handles, loc="lower center", ncol=3 if nc < 3 else 5, fontsize=8, frameon=False)
+               Line2D([], [], color="tab:red", linewidth=1.2, label="upper bound (any features)")]
+    if any(r.upper_nonnegative != r.upper for r in rows):  # else the curve lies on the red one: no entry that shows nothing
+        handles.append(Line2D([], [], color="tab:orange", linestyle="--", linewidth=1, label="upper bound (nonnegative features)"))
+    if log2:
+        handles.append(Line2D([], [], color="gray", linestyle=":", linewidth=1, label="2^m (U2, the trivial upper bound)"))
+    handles += [Patch(color="tab:blue", alpha=0.18, label="r* lies in this gap"),
+                Line2D([], [], color="black", linestyle="none", marker="D", markersize=3.5, label="exact: lower = upper")]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle(title or "Certified bounds on r*(m, n)", fontsize=10)
-    legend_rows = 2 if nc < 3 else 1
+    legend_rows = -(-len(handles) // 3)
     fig.tight_layout(rect=(0, 0.045 * legend_rows * 3 / (nr + 1.5), 1, 1))
     return fig
 
 
-def _curves(ax, own, y, width: float, dots: bool = False) -> float:
+def _curves(ax, own, y, width: float, dots: bool = False, reference: bool = False) -> float:
     """Draw the rows own (one n, ascending m) on ax: the gap band, the upper bounds with
-    nonnegative and any features, the lower bound, a diamond on each exact cell; the
-    highest y drawn."""
+    nonnegative features (unless it is the any-features curve) and any features, the lower
+    bound, a diamond on each exact cell, and (``reference``) 2^m dotted; the highest y drawn."""
     xs = [r.m for r in own]
     low, up, upn = [y(r.lower) for r in own], [y(r.upper) for r in own], [y(r.upper_nonnegative) for r in own]
     dot = {"marker": ".", "markersize": 2.5} if dots else {}
     ax.fill_between(xs, low, up, color="tab:blue", alpha=0.18, linewidth=0)
-    ax.plot(xs, upn, color="tab:orange", linestyle="--", linewidth=width)
+    if reference:
+        ax.plot(xs, [y(2**m) for m in xs], color="gray", linestyle=":", linewidth=width)
+    if upn != up:
+        ax.plot(xs, upn, color="tab:orange", linestyle="--", linewidth=width)
     ax.plot(xs, up, color="tab:red", linewidth=1.2 * width, **dot)
     ax.plot(xs, low, color="tab:blue", linewidth=1.2 * width, **dot)
     ex = [r for r in own if r.exact]
     if ex:
         ax.plot([r.m for r in ex], [y(r.lower) for r in ex], linestyle="none", marker="D", markersize=3.5 * width ** 0.5, color="black")
-    return max(*up, *upn)
+    return max(*up, *upn, *([y(2**m) for m in xs] if reference else []))
 
 
 def _power(v: float, _pos=None) -> str:
@@ -283,7 +289,7 @@ def _zoom(ax, own, y) -> None:
 
     inset = ax.inset_axes((0.1, 0.5, 0.36, 0.4))
     xs = [r.m for r in own]
-    top = _curves(inset, own, y, 0.8, dots=True)
+    top = _curves(inset, own, y, 0.8, dots=True, reference=True)
     inset.yaxis.set_major_locator(MultipleLocator(1 if top <= 8 else 2))
     inset.yaxis.set_major_formatter(lambda v, _pos: _power(v))
     inset.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
@@ -341,10 +347,10 @@ def plot_format(path: str) -> str:
     return PLOT_FORMATS[ext]
 
 
-def plot(rows, path: str, dpi: int = 150) -> None:
-    """`table --plot`: the rows' figure in the format of the extension; '-' writes PNG to
-    standard output."""
-    draw(rows, path, "png" if path == "-" else plot_format(path), dpi)
+def plot(rows, path: str, dpi: int = 150, variant: str = "position-independent", kernel: str = "nonnegative") -> None:
+    """`table --plot`: the rows' figure in the format of the extension, titled with the model
+    class as the docs' figures are; '-' writes PNG to standard output."""
+    draw(rows, path, "png" if path == "-" else plot_format(path), dpi, title_text=title(None, variant, kernel))
 
 
 # ---------------------------------------------------------------- the plots embedded in the docs

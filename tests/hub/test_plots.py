@@ -199,3 +199,23 @@ def test_a_png_another_command_draws_is_named_when_its_data_changes_and_never_re
     plots.save(plots.figure(table(range(4, 6), (3,))), str(docs / "other.png"))  # a PNG that names no data
     code, out = _docs_tables("--check", "--root", str(tmp_path))
     assert code == 1 and f"stale: {docs / 'other.png'} (no plot marker draws it and it names no data file" in out
+
+
+def test_the_figure_draws_2_to_the_m_and_no_curve_that_lies_on_another():
+    """The 2^m reference (U2) is drawn in every log2 panel; the nonnegative-features curve
+    and its legend entry are left out where they equal the any-features curve; the title
+    names the model class."""
+    rows = report.table(range(2, 20), range(7, 9))
+    same = [dataclasses.replace(r, upper_nonnegative=r.upper) for r in rows]
+    for data, drawn in ((rows, True), (same, False)):
+        fig = plots.figure(data, title=plots.title(None, "causal", "signed"))
+        labels = [t.get_text() for t in fig.legends[0].get_texts()]
+        assert ("upper bound (nonnegative features)" in labels) == drawn
+        assert fig._suptitle.get_text().endswith("signed kernel, causal heads, Min-IP")
+        for ax in (a for a in fig.axes if getattr(a, "kernelbounds_n", None)):
+            own = sorted((r for r in data if r.n == ax.kernelbounds_n), key=lambda r: r.m)
+            ys = [list(line.get_ydata()) for line in ax.get_lines()]
+            assert [float(r.m) for r in own] in ys  # log2 of 2^m
+            upn = [math.log2(r.upper_nonnegative) for r in own]
+            assert ys.count(upn) == 1  # drawn once: its own curve, or the any-features curve it equals
+            assert (upn == [math.log2(r.upper) for r in own]) == (not drawn or all(r.upper_nonnegative == r.upper for r in own))
