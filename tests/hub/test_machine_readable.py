@@ -59,6 +59,7 @@ def test_table_json_is_bound_json_field_by_field_over_the_whole_grid(answers, ca
 def test_bound_json_is_to_json_with_exact_integers(m, n, variant, kernel, capsys):
     cli = _cli_lines(["bound", "--m", str(m), "--n", str(n), "--variant", variant, "--kernel", kernel, "--json"], capsys)[0]
     _validator("bound").validate(cli)
+    assert cli.pop("written") == []  # the command's own field: the files it wrote (none asked)
     assert cli == json.loads(json.dumps(kb.bound(m, n, variant, kernel=kernel).to_json()))
     assert all(type(cli[f]) is int for f in ("lower", "upper", "upper_nonnegative"))  # never a string, at any size
     assert cli["upper_nonnegative"] <= 2**m
@@ -70,6 +71,13 @@ def test_no_method_string_carries_the_closure(answers):
     assert closed and all("from m" not in a["lower_method"] for a in closed)
     assert all(a["lower_from_m"] is None or a["lower_from_m"] <= a["m"] for a in answers.values())
     assert all(a["upper_from_m"] >= a["m"] for a in answers.values())
+
+
+def test_bound_json_lists_the_files_written_in_its_schema(tmp_path, capsys):
+    out = tmp_path / "lower.json"
+    cli = _cli_lines(["bound", "--m", "24", "--n", "3", "-o", str(out), "--json"], capsys)[0]
+    _validator("bound").validate(cli)
+    assert cli["written"] == [{"option": "-o", "file": str(out), "replaced": False}] and out.is_file()
 
 
 def test_the_ceiling_is_stated_and_bounds_every_code_side(answers):
