@@ -1,11 +1,11 @@
-"""`kernelbounds docs-tables`: render every bounds table and plot in docs/ (and README.md)
+"""`kernelbounds docs-tables`: render every bounds table, grid and plot in docs/ (and README.md)
 from the hub, or with --check report the stale ones (exit 1)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..reports import plots, report
+from ..reports import generated, plots
 from ..certificate import write_atomic
 from ._common import UserError, jobs_option
 
@@ -15,6 +15,7 @@ def register(sub) -> None:
         "docs-tables",
         help="render the bounds tables and plots in docs/ from the hub (--check: exit 1 if any is stale)",
         description="Every table of bounds in docs/*.md and README.md sits between a line `<!-- kernelbounds table --m A..B --n C..D -->` and `<!-- end of generated table -->`, "
+                    "every grid between `<!-- kernelbounds grid --m A..B --n C..D [--variant V] [--kernel K] -->` and `<!-- end of generated grid -->`, "
                     "every plot between `<!-- kernelbounds plot FILE.png --m A..B --n LIST [--variant V] [--kernel K] [--log2] -->` and `<!-- end of generated plot -->`; "
                     "this command renders each from kernelbounds.hub.answer (the same answers as `bound`, `upper`, `table` and the API). "
                     "A plot's data (the plotted numbers) is kept beside it in FILE.png.json and its sha256 in the PNG: --check compares the data, not the pixels. "
@@ -34,10 +35,10 @@ def run(args) -> int:
         raise UserError(f"{root}: no docs/ folder (give --root, the project's root)")
     stale: list[tuple[Path, str]] = []
     drawn: set[Path] = set()
-    for path in sorted(set(report.docs_files(root)) | set(plots.docs_files(root))):
+    for path in sorted(set(generated.docs_files(root)) | set(plots.docs_files(root))):
         old = path.read_text(encoding="utf-8")
         try:
-            new = plots.render_text(report.render_docs(old, jobs=args.jobs))
+            new = plots.render_text(generated.render_docs(old, jobs=args.jobs))
             if new != old:
                 stale.append((path, ""))
                 if not args.check:

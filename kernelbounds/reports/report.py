@@ -162,9 +162,7 @@ def render_docs(text: str, jobs: int | None = 1) -> str:
             signed = [tuple(None if r is None else r.lower for r in pair) for pair in zip(*pairs, strict=True)]
         return match.group(1) + markdown(rows, signed, log2="--log2" in match.group(2).split()) + match.group(4)
 
-    from . import grid
-
-    return grid.render_docs(DOCS_MARK.sub(one, text), jobs=jobs)
+    return DOCS_MARK.sub(one, text)
 
 
 def docs_files(root) -> list:
@@ -173,6 +171,4 @@ def docs_files(root) -> list:
 
     root = Path(root)
     files = sorted((root / "docs").glob("*.md")) + [root / "README.md"]
-    from .grid import DOCS_MARK as GRID_MARK
-
-    return [f for f in files if f.is_file() and any(mark.search(f.read_text(encoding="utf-8")) for mark in (DOCS_MARK, GRID_MARK))]
+    return [f for f in files if f.is_file() and DOCS_MARK.search(f.read_text(encoding="utf-8"))]

@@ -16,7 +16,7 @@ import pytest
 
 import kernelbounds as kb
 from kernelbounds.hub import answer
-from kernelbounds.reports import report
+from kernelbounds.reports import generated
 from kernelbounds.cli import main
 from kernelbounds.cli._common import json_safe
 
@@ -38,13 +38,13 @@ def _cli_json(argv: list[str]) -> dict:
 
 
 def test_the_docs_tables_are_current():
-    """Every generated table in docs/ and README.md is what `kernelbounds docs-tables`
-    renders now (run it to refresh them)."""
-    files = report.docs_files(ROOT)
-    assert {f.name for f in files} >= {"bounds-n3-table.md", "bounds-table.md"}
+    """Every generated table and grid in docs/ and README.md is what `kernelbounds
+    docs-tables` renders now (run it to refresh them)."""
+    files = generated.docs_files(ROOT)
+    assert {f.name for f in files} >= {"bounds-n3-table.md", "bounds-table.md", "bounds-grid.md"}
     for path in files:
         text = path.read_text(encoding="utf-8")
-        assert report.render_docs(text, jobs=2) == text, f"{path} is stale: run `kernelbounds docs-tables`"
+        assert generated.render_docs(text, jobs=2) == text, f"{path} is stale: run `kernelbounds docs-tables`"
 
 
 def _docs_rows(columns=("lower", "upper (any features)", "upper (nonnegative features)")) -> dict:
