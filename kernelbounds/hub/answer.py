@@ -113,10 +113,8 @@ class Answer:
     @property
     def ceiling(self) -> int | None:
         """The most any L3/L4 (codes, direct sums) certificate can prove about r*(m, n) for
-        this kernel class (THEORY "The ceiling of L3/L4 (sharp form)"); None for n <= 2."""
-        from ..lowerbounds.ceiling import ceiling
-
-        return ceiling(self.m, self.n, signed=self.kernel != "nonnegative") if self.n >= 3 else None
+        this kernel class (the codes source's ceiling: THEORY "The ceiling of L3/L4 (sharp form)"); None for n <= 2."""
+        return sources.codes.ceiling(self.m, self.n, self.kernel)
 
     def to_json(self) -> dict:
         return {

@@ -58,6 +58,15 @@ def witness(m: int, n: int, target: int, kernel: str = "nonnegative", variant: s
     return None if lb is None else restate(lb, kernel)
 
 
+def ceiling(m: int, n: int, kernel: str) -> int | None:
+    """The most any certificate of this method (a code, or a direct sum of codes, L9) can
+    prove about r*(m, n) for the kernel class (THEORY "The ceiling of L3/L4 (sharp form)";
+    a signed class's bound, L8, one more); None for n <= 2, where the method says nothing."""
+    from ..lowerbounds.ceiling import ceiling as sharp
+
+    return sharp(m, n, signed=kernel != "nonnegative") if n >= 3 else None
+
+
 def covers(m: int, n: int, variant: str, kernel: str) -> bool:
     return n >= 3 and not (kernel == "signed-any-denominator" and variant == "position-dependent")
 
