@@ -29,7 +29,7 @@ td.open{background:#fff}th{background:#eee}a{text-decoration:none}code{backgroun
 
 def classes() -> list[tuple[str, str]]:
     """Every (variant, kernel class) the hub answers (THEORY L5, L8)."""
-    from ..hub.answer import KERNELS, VARIANTS
+    from ..vocabulary import KERNELS, VARIANTS
 
     return [(v, k) for v in VARIANTS for k in KERNELS if not (k == "signed-any-denominator" and v == "position-dependent")]
 
@@ -104,10 +104,9 @@ def write(folder, ms, ns, jobs: int | None = 1, plot: bool = True) -> dict:
     folder = Path(folder)
     _prepare(folder)
     blocks = [grid.block(ms, ns, v, k, jobs=jobs) for v, k in classes()]
-    from ..hub.answer import bounds
-    from ..api import _bound_of
+    from ..api import bound
 
-    answers = {(b.variant, b.kernel, m, n): _bound_of(bounds(m, n, b.variant, None, b.kernel)).to_json() for b in blocks for (m, n) in b.cells}
+    answers = {(b.variant, b.kernel, m, n): bound(m, n, b.variant, kernel=b.kernel).to_json() for b in blocks for (m, n) in b.cells}
     certificates: set[str] = set()
     for (v, k, m, n) in answers:
         write_atomic(folder / grid.cell_file(v, k, m, n), cell_page(answers, v, k, m, n, certificates))

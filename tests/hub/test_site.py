@@ -4,7 +4,6 @@ in the slow suite, headless Chromium renders the site (scripts/site-browser-chec
 
 from __future__ import annotations
 
-import hashlib
 import re
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 import kernelbounds as kb
 from kernelbounds.cli import main
 from kernelbounds.reports import grid, site
+from kernelbounds.vocabulary import sha256
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,7 +78,7 @@ def test_the_cited_certificates_are_the_shipped_bytes(written):
     files = sorted((written / "certificates").iterdir())
     assert files
     for f in files:
-        assert hashlib.sha256(f.read_bytes()).hexdigest() == index.entries()[f.name]["sha256"]
+        assert sha256(f.read_bytes()) == index.entries()[f.name]["sha256"]
         assert f.read_bytes() == index.read_shipped(f.name)
 
 
