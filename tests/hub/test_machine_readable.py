@@ -164,3 +164,16 @@ def test_grid_csv_and_html_carry_every_cell():
     parser = Cells()
     parser.feed(grid.html(b))
     assert parser.titles == [f"m = {m}, n = {n}: {c.row.lower} <= r* <= {c.row.upper}" + (" (exact)" if c.row.exact else "") for (m, n), c in b.cells.items()]
+
+
+def test_every_theory_label_a_side_shows_is_glossed(answers):
+    """The text and the site gloss each side's THEORY label: every label a registered source
+    gives a side (any kernel class) and every label of the grid's answers has a gloss."""
+    from kernelbounds import sources
+    from kernelbounds.reports.glossary import gloss
+    from kernelbounds.vocabulary import KERNELS
+
+    registered = {s.label(k)[1] for s in sources.REGISTRY.values() if s.SIDE for k in KERNELS}
+    shown = {side["theory"] for a in answers.values() for side in a["sides"].values()}
+    assert {"L4", "U4"} <= registered and {"L4", "L9"} <= shown
+    assert not sorted(t for t in registered | shown if not gloss(t))
