@@ -271,9 +271,9 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
 
     >>> kb_upper = upper(12, 3)
     >>> kb_upper.upper, kb_upper.method
-    (91, 'level family')
+    (69, 'multi-block level family')
     >>> upper(12, 3, nonnegative=True).upper
-    133
+    81
     """
     from .hub.answer import bounds
 

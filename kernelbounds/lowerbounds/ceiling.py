@@ -10,8 +10,10 @@ is below T_k = (2 / (1 + rho_n^k))^m (< 2^m), and no such certificate proves mor
     ceiling(m, n) = max_{k = 1..8} least { r : C(r + k - 1, k) > T_k }
 
 (k >= 9 never helps, THEORY).  At n = 3: 3,864 at m = 64, 14,924,693 at m = 128; for m <= 35
-some k in 2..4 gives more than k = 1 (65 at m = 32, k = 2).  A signed kernel's bound (L8) is
-one more (``signed=True``).
+some k in 2..4 gives more than k = 1 (65 at m = 32, k = 2).  For a signed kernel (L8) the
+matrix the method bounds has rank at most r + 1, so the rank it proves is one less: the
+ceiling of a signed class's lower side is one less (``signed=True``; THEORY words this as
+"plus 1", meaning the ceiling on r + 1).
 
 Everything here is exact: rho_n^k = c^(-k/d) for integers c, d found by integer comparisons,
 and floor(T_k) is decided by ball arithmetic (FLINT's arb) whose precision grows until the
@@ -113,12 +115,12 @@ def per_power(m: int, n: int) -> tuple[int, ...]:
 
 
 def ceiling(m: int, n: int, signed: bool = False) -> int:
-    """The most any L3/L4 certificate can prove about r*(m, n) (n >= 3, m >= 1): a rank
-    r >= ceiling(m, n) can never be excluded by that method (plus one for a signed kernel,
-    THEORY L8)."""
+    """The most any L3/L4 certificate can prove about r*(m, n) (n >= 3, m >= 1): that method
+    never proves r* >= ceiling(m, n) + 1.  For a signed kernel (THEORY L8: the certificate
+    proves r + 1 >= its bound) one less."""
     if m < 1:
         raise ValueError(f"m must be at least 1, not {m}")
-    return max(per_power(m, n)) + (1 if signed else 0)
+    return max(per_power(m, n)) - (1 if signed else 0)
 
 
 def best_power(m: int, n: int) -> int:

@@ -61,7 +61,8 @@ def witness(m: int, n: int, target: int, kernel: str = "nonnegative", variant: s
 def ceiling(m: int, n: int, kernel: str) -> int | None:
     """The most any certificate of this method (a code, or a direct sum of codes, L9) can
     prove about r*(m, n) for the kernel class (THEORY "The ceiling of L3/L4 (sharp form)";
-    a signed class's bound, L8, one more); None for n <= 2, where the method says nothing."""
+    a signed class's, L8, one less: its certificate proves r + 1 >= the bound); None for
+    n <= 2, where the method says nothing."""
     from ..lowerbounds.ceiling import ceiling as sharp
 
     return sharp(m, n, signed=kernel != "nonnegative") if n >= 3 else None

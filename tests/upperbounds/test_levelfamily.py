@@ -66,7 +66,8 @@ def literal_verdict(basis, g, readout, m, n):
 
 
 def committed(prefix="upper-"):
-    return sorted((ROOT / "certificates").glob(f"{prefix}*.json"))
+    """The committed one-block level-family files (the multi-block families, THEORY U8, are their own kind)."""
+    return sorted(p for p in (ROOT / "certificates").glob(f"{prefix}*.json") if not p.name.startswith("upper-multiblock-"))
 
 
 # ------------------------------------------------------------ committed certificates
