@@ -284,65 +284,47 @@ def t1_entry_copied_from_other_cache(s: Path) -> Outcome:
     return never_26(r, "exit 0, 25 (an entry from another cache never verifies)")
 
 
+def _refused(s: Path, mutate, expected: str) -> Outcome:
+    """The forged entry, MAC'd with the cache's own key, after mutate(cache, entry) makes the
+    cache or the entry untrustworthy: never believed, one warning naming a node of the cache."""
+    folder, cache, forged = forged_setup(s)
+    mutate(cache, write_entry(cache, forged))
+    return never_26(ask(s, folder, cache), expected, need=(f"ignoring {cache}",))
+
+
 @case(1)
 def t1_foreign_owned_cache(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    chown_tree(cache)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning 'ignoring CACHE' (folder of another user)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: chown_tree(cache), "exit 0, 25, warning 'ignoring CACHE' (folder of another user)")
 
 
 @case(1)
 def t1_foreign_owned_verdicts_only(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    chown_tree(cache / "verdicts")
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (verdicts/ of another user)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: chown_tree(cache / "verdicts"), "exit 0, 25, warning (verdicts/ of another user)")
 
 
 @case(1)
 def t1_world_writable_cache(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    os.chmod(cache, 0o777)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (others can write the cache folder)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: os.chmod(cache, 0o777), "exit 0, 25, warning (others can write the cache folder)")
 
 
 @case(1)
 def t1_group_writable_verdicts(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    os.chmod(cache / "verdicts", 0o770)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (group can write verdicts/)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: os.chmod(cache / "verdicts", 0o770), "exit 0, 25, warning (group can write verdicts/)")
 
 
 @case(1)
 def t1_sticky_world_writable_verdicts(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    os.chmod(cache / "verdicts", 0o1777)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (others can write verdicts/, sticky or not)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: os.chmod(cache / "verdicts", 0o1777), "exit 0, 25, warning (others can write verdicts/, sticky or not)")
 
 
 @case(1)
 def t1_group_writable_entry(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    os.chmod(write_entry(cache, forged), 0o620)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (entry writable by group)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: os.chmod(entry, 0o620), "exit 0, 25, warning (entry writable by group)")
 
 
 @case(1)
 def t1_foreign_owned_entry(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    os.chown(write_entry(cache, forged), NOBODY, NOBODY)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (entry of another user)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: os.chown(entry, NOBODY, NOBODY), "exit 0, 25, warning (entry of another user)")
 
 
 @case(1)
@@ -379,11 +361,7 @@ def t1_symlinked_cache_root(s: Path) -> Outcome:
 
 @case(1)
 def t1_secret_readable_by_others(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    os.chmod(cache / "verdicts" / "secret", 0o644)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (secret readable by others is refused)", need=(f"ignoring {cache}",))
+    return _refused(s, lambda cache, entry: os.chmod(cache / "verdicts" / "secret", 0o644), "exit 0, 25, warning (secret readable by others is refused)")
 
 
 @case(1)
