@@ -922,7 +922,7 @@ def t2_shipped_computed_sha_mismatch(s: Path) -> Outcome:
     return _shipped(s, edit, ("bound", "--m", "5", "--n", "3"), "exit 4, one line", {4})
 
 
-@case(2, xfail="a FIFO at the shipped COMPUTED: `bound` blocks forever opening it (no StaleIndex)")
+@case(2)
 def t2_shipped_computed_fifo(s: Path) -> Outcome:
     def edit(c):
         (c / "COMPUTED").unlink()
@@ -930,7 +930,7 @@ def t2_shipped_computed_fifo(s: Path) -> Outcome:
     return _shipped(s, edit, ("bound", "--m", "5", "--n", "3"), "exit 4 at once, one line", {4}, timeout=20)
 
 
-@case(2, xfail="a FIFO at the shipped INDEX: `bound` blocks forever opening it (no StaleIndex)")
+@case(2)
 def t2_shipped_index_fifo(s: Path) -> Outcome:
     def edit(c):
         (c / "INDEX").unlink()
@@ -938,7 +938,7 @@ def t2_shipped_index_fifo(s: Path) -> Outcome:
     return _shipped(s, edit, ("bound", "--m", "5", "--n", "3"), "exit 4 at once, one line", {4}, timeout=20)
 
 
-@case(2, xfail="a 3 GiB sparse shipped INDEX is read whole (about 19 s and 3 GiB of memory) before StaleIndex")
+@case(2)
 def t2_shipped_index_sparse_huge(s: Path) -> Outcome:
     def edit(c):
         os.truncate(c / "INDEX", 3 << 30)
@@ -987,7 +987,7 @@ def t2_shipped_cited_file_changed(s: Path) -> Outcome:
     return _shipped(s, edit, ("bound", "--m", "10", "--n", "3"), "exit 4 (cited file's sha256 differs)", {4})
 
 
-@case(2, xfail="a FIFO at a cited shipped certificate: `bound` blocks forever opening it (no StaleIndex)")
+@case(2)
 def t2_shipped_cited_file_fifo(s: Path) -> Outcome:
     def edit(c):
         (c / "upper-any-m10-n3.json").unlink()

@@ -172,10 +172,7 @@ def _stored() -> stored.Stored:
     meta = index.index_meta().get("computed")
     if not (isinstance(meta, dict) and isinstance(meta.get("sha256"), str)):
         raise StaleIndex("the shipped index does not list COMPUTED: run `kernelbounds certificates --write certificates`")
-    try:
-        data = (index.shipped() / stored.NAME).read_bytes()
-    except OSError as exc:
-        raise StaleIndex(f"the stored computed sources {stored.NAME} are missing ({exc.strerror or exc})") from None
+    data = index.shipped_bytes(stored.NAME)
     if index.sha256(data) != meta["sha256"]:
         raise StaleIndex(f"{stored.NAME}: its sha256 differs from the shipped index: run `kernelbounds certificates`")
     return stored.parse(data)

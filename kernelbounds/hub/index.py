@@ -141,13 +141,22 @@ def entries() -> dict:
     return out
 
 
+def shipped_bytes(name: str) -> bytes:
+    """The bytes of the shipped file ``name`` (INDEX, COMPUTED or a certificate) through the
+    checker's bounded reader (regular files only, opened non-blocking, at most
+    max_file_bytes): a FIFO, device or oversized file there is StaleIndex at once, naming it."""
+    from .folders import read_bounded
+
+    try:
+        return read_bounded(str(shipped() / name))
+    except ValueError as exc:
+        raise StaleIndex(f"the shipped file kernelbounds/certificates/{name} is missing or unreadable ({exc}): {REGENERATE}") from None
+
+
 @lru_cache(maxsize=1)
 def index_meta() -> dict:
     """The shipped index, parsed and its shape checked."""
-    try:
-        data = (shipped() / INDEX).read_bytes()
-    except OSError as exc:
-        raise StaleIndex(f"the shipped certificate index kernelbounds/certificates/{INDEX} is missing ({exc.strerror or exc}): run `kernelbounds certificates --write certificates`") from None
+    data = shipped_bytes(INDEX)
     try:
         doc = json.loads(data)
         if doc.get("format") != FORMAT or doc.get("version") != VERSION:
@@ -176,10 +185,7 @@ def read_shipped(name: str) -> bytes:
     e = entries().get(name)
     if e is None:
         raise StaleIndex(f"{name} is not in the shipped certificate index")
-    try:
-        data = (shipped() / name).read_bytes()
-    except OSError as exc:
-        raise StaleIndex(f"{name} is listed in the shipped index but cannot be read ({exc.strerror or exc})") from None
+    data = shipped_bytes(name)
     if sha256(data) != e["sha256"]:
         raise StaleIndex(f"{name}: its sha256 differs from the shipped index (the file changed after it was checked): run `kernelbounds certificates`")
     from .entrycheck import header_problem

@@ -206,6 +206,24 @@ def test_a_missing_index_is_an_error(monkeypatch, tmp_path, restore):
     index.index_meta.cache_clear()
 
 
+@pytest.mark.parametrize("name", [index.INDEX, stored.NAME, "upper-any-m10-n3.json"])
+@pytest.mark.parametrize("kind", ["fifo", "huge"])
+def test_a_shipped_file_is_read_bounded_and_never_blocks(monkeypatch, tmp_path, name, kind):
+    """INDEX, COMPUTED and a cited certificate are read through the checker's bounded reader:
+    a FIFO there (which a blocking open would wait on forever) or a sparse file over
+    max_file_bytes (which a whole read would load) is StaleIndex naming the file."""
+    monkeypatch.setattr(index, "shipped", lambda: tmp_path)
+    if kind == "fifo":
+        os.mkfifo(tmp_path / name)
+        why = "FIFO"
+    else:
+        (tmp_path / name).touch()
+        os.truncate(tmp_path / name, 3 << 30)
+        why = "max_file_bytes"
+    with pytest.raises(index.StaleIndex, match=f"{name}.*{why}"):
+        index.shipped_bytes(name)
+
+
 def _through_a_terminal(args: list[str]) -> tuple[int, str]:
     """Run the CLI with standard error on a pseudo-terminal: (exit code, what the terminal got).
     The parent keeps the slave end open until the child has exited (Linux drops what is
