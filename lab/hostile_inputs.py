@@ -1126,8 +1126,7 @@ def t3_two_options_one_file(s: Path) -> Outcome:
     return verdict(r, "exit 2, nothing written", {2}, extra=["x.json written"] if f.exists() else [], err_lines=1)
 
 
-@case(3, xfail="-o X --upper-output LINK (LINK -> X) writes both sides into X (the upper overwrites the lower) "
-                 "and --json lists both files as written; docs: two options naming one file are refused")
+@case(3)
 def t3_two_options_one_file_via_symlink(s: Path) -> Outcome:
     f = s / "x.json"
     os.symlink(f, s / "alias.json")

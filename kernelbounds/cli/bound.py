@@ -62,11 +62,37 @@ OUTPUTS = (("-o", "output", "the lower side"), ("--upper-output", "upper_output"
            ("--upper-nonnegative-output", "upper_nonnegative_output", "the nonnegative upper side"), ("--base-out", "base_out", "the base"))
 
 
+def _shared_node(path: str) -> bool:
+    """True when path (through any symlink) is an existing node that is not a regular file
+    (a device, a FIFO): it is written in place, so two options may name it."""
+    import os
+    import stat
+
+    if not written_through(path):
+        return False
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # a dangling symlink: the file it names is created
+        return False
+
+
+def _one_file(path: str, other: str) -> bool:
+    """True when two output names are one file: the same resolved path (symlinks
+    followed, also to a file not yet there), or the same existing file (os.path.samefile)."""
+    import os
+
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
 def _documents(b, args) -> list[tuple[str, str, str | bytes]]:
     """(option, file, content) of every file asked for, all built (and the base found)
     before anything is written: a side without a certificate, or --base-out when the lower
     side names no base, is a UserError and no file is written."""
-    import os
 
     from ..certificate import canonical_json
 
@@ -75,15 +101,15 @@ def _documents(b, args) -> list[tuple[str, str, str | bytes]]:
         "upper_output": b.upper_certificate,
         "upper_nonnegative_output": lambda: b.upper_certificate(nonnegative=True),
     }
-    out, seen = [], set()
+    out, seen = [], []
     for flag, attr, what in OUTPUTS:
         path = getattr(args, attr)
         if not path:
             continue
-        if path != "-" and not written_through(path):  # a device or FIFO may take two outputs; a file only one
-            if os.path.realpath(path) in seen:
+        if path != "-" and not _shared_node(path):  # a device or FIFO may take two outputs; a file only one
+            if any(_one_file(path, other) for other in seen):
                 raise UserError(f"{flag} {one_line(path)} names a file another option writes too: give each its own file")
-            seen.add(os.path.realpath(path))
+            seen.append(path)
         try:
             if attr == "base_out":
                 found = b.lower_base()

@@ -113,6 +113,21 @@ def test_a_refused_output_is_one_line_exit_2_and_nothing_written(tmp_path, capsy
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard-link"])
+@pytest.mark.parametrize("exists", [False, True], ids=["new", "existing"])
+def test_two_options_naming_one_file_through_a_link_are_refused(tmp_path, capsys, link, exists):
+    """docs/cli.md, "Output files": two options naming one file are refused (exit 2, one
+    line, nothing written) also when one names it through a symlink (to a file not yet
+    there, or one that is) or a hard link; the names are compared as resolved files."""
+    if exists or link is os.link:
+        (tmp_path / "x.json").write_text("old")
+    link("x.json" if link is os.symlink else tmp_path / "x.json", tmp_path / "alias.json")
+    before = {p: (tmp_path / p).read_bytes() if (tmp_path / p).exists() else None for p in os.listdir(tmp_path)}
+    code, out, err = _run(capsys, "bound", "--m", "10", "--n", "3", "-o", "x.json", "--upper-output", "alias.json", "--json")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "another option" in err
+    assert {p: (tmp_path / p).read_bytes() if (tmp_path / p).exists() else None for p in os.listdir(tmp_path)} == before
+
+
 def test_the_api_names_the_base_of_a_shipped_extension_and_none_otherwise():
     name, data = kb.bound(10, 3, "causal").lower_base()
     assert name == BASE and data == (CERTS / BASE).read_bytes()
