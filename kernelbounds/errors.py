@@ -22,6 +22,12 @@ class InvalidArgument(KernelboundsError, ValueError):
     """An argument outside what the function accepts (a size, a name, a combination)."""
 
 
+class UserFileChanged(InvalidArgument):
+    """A file of a user folder changed, or can no longer be read, after the checker accepted
+    it (``kernelbounds.hub.index.read``): the input's fault, so the command line exits 2
+    (a shipped file that changes is :class:`StaleIndex`)."""
+
+
 class StaleIndex(KernelboundsError, RuntimeError):
     """The shipped index or the stored computed sources are missing or malformed, or a
     listed file's bytes changed (``kernelbounds.hub.index``)."""

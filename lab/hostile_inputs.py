@@ -590,7 +590,7 @@ def t1_extension_base_missing_not_cached(s: Path) -> Outcome:
                    need=("ext.json: the checker rejects it",), extra=extra + ([] if "rejects" in first.err else ["first run did not reject"]))
 
 
-@case(1, xfail="a user file that changes between its check and the -o copy is exit 4 (internal error), not exit 2", strict=False)
+@case(1)
 def t1_race_swap_file_during_o_copy(s: Path) -> Outcome:
     """The user file flips between the valid and the forged bytes while `bound -o` runs:
     no run may print 26, and a copied file must be the valid bytes."""

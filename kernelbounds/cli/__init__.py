@@ -18,6 +18,7 @@ import sys
 
 from .. import __version__
 from . import bound, certificates, check, construct, crossing, docs, evaluate, exact, rank, refute, site, table, transcript, upper
+from ..errors import UserFileChanged
 from ..hub.answer import StaleIndex, TheoryContradicted
 from ._common import CONTRADICTION, OneLineParser, UserError, os_error, say
 
@@ -113,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     except TheoryContradicted as exc:  # two certified sides disagree: never an answer
         say(f"kernelbounds: {exc}")
         return CONTRADICTION
+    except UserFileChanged as exc:  # a user folder's file changed after its check: the input's fault
+        say(f"kernelbounds: error: {exc}")
+        return 2
     except StaleIndex as exc:  # the installation's certificate set is inconsistent
         say(f"kernelbounds: error: {exc}")
         return 4

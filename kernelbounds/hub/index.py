@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from ..errors import InvalidArgument, StaleIndex  # noqa: F401 (re-exported)
+from ..errors import InvalidArgument, StaleIndex, UserFileChanged  # noqa: F401 (re-exported)
 from ..vocabulary import sha256, shipped  # noqa: F401 (re-exported)
 
 
@@ -201,7 +201,8 @@ def read_shipped(name: str) -> bytes:
 
 def read(k) -> bytes:
     """The bytes of the file behind a claim, verified against the hash recorded when it
-    was checked (shipped: the index; user folder: the checked bytes)."""
+    was checked (shipped: the index, else StaleIndex; user folder: the checked bytes, else
+    UserFileChanged, the input's fault)."""
     if getattr(k, "folder", None) is None:
         return read_shipped(k.filename)
     from .folders import read_bounded
@@ -209,9 +210,9 @@ def read(k) -> bytes:
     try:
         data = read_bounded(str(Path(k.folder) / k.filename))
     except ValueError as exc:
-        raise StaleIndex(f"{k.cited} cannot be read again ({exc})") from None
+        raise UserFileChanged(f"{k.cited} cannot be read again ({exc})") from None
     if sha256(data) != k.sha256:
-        raise StaleIndex(f"{k.cited} changed after it was checked")
+        raise UserFileChanged(f"{k.cited} changed after it was checked")
     return data
 
 

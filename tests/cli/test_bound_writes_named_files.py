@@ -128,6 +128,29 @@ def test_two_options_naming_one_file_through_a_link_are_refused(tmp_path, capsys
     assert {p: (tmp_path / p).read_bytes() if (tmp_path / p).exists() else None for p in os.listdir(tmp_path)} == before
 
 
+def test_a_user_file_changed_after_its_check_is_the_inputs_fault(tmp_path, capsys, monkeypatch):
+    """A user folder's file whose bytes differ, when read again for -o, from the bytes the
+    checker accepted is UserFileChanged: one line, exit 2 (not StaleIndex's exit 4), and no
+    file written; the changed bytes are never copied."""
+    from kernelbounds.errors import UserFileChanged
+    from kernelbounds.hub import index
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    assert main(["bound", "--m", "10", "--n", "9", "-o", str(folder / "lb.json")]) == 0
+    capsys.readouterr()
+    checked = index.folder_claims(str(folder))  # the claims as the checker accepted them
+    k = next(k for k in checked if k.filename == "lb.json")
+    assert index.read(k) == (folder / "lb.json").read_bytes()
+    (folder / "lb.json").write_bytes((folder / "lb.json").read_bytes() + b" ")  # then the file changes
+    with pytest.raises(UserFileChanged, match="lb.json changed after it was checked"):
+        index.read(k)
+    monkeypatch.setattr(index, "folder_claims", lambda f: checked)
+    code, out, err = _run(capsys, "bound", "--m", "10", "--n", "9", "--certificates", str(folder), "-o", "copy.json")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "changed after it was checked" in err, (code, err)
+    assert not (tmp_path / "copy.json").exists()
+
+
 def test_the_api_names_the_base_of_a_shipped_extension_and_none_otherwise():
     name, data = kb.bound(10, 3, "causal").lower_base()
     assert name == BASE and data == (CERTS / BASE).read_bytes()
