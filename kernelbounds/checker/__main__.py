@@ -18,7 +18,7 @@ from typing import NoReturn, Protocol
 from . import Verdict, bounded, check_file
 from .budget import DIGITS, parse_overrides
 from .limits import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
-from .text import escape
+from .text import bounded_int, escape, shortened
 from .errors import CODE_NAMES, VALID
 
 
@@ -43,11 +43,14 @@ _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 def _seconds(text: str) -> int:
     """--time-limit: whole seconds >= 0 (RLIMIT_CPU counts whole seconds)."""
     if not DIGITS.fullmatch(text):  # ASCII digits only, as every integer option
-        raise argparse.ArgumentTypeError(f"expected whole seconds (ASCII digits), got {escape(repr(text[:40]))}")
-    value = int(text)
-    if not 0 <= value <= MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be 0..{MAX_TIME_LIMIT} seconds (0 = off), got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"expected whole seconds (ASCII digits), got {shortened(text)}")
+    value = bounded_int(text)
+    if value is None or not 0 <= value <= MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_TIME_LIMIT} seconds (0 = off), got {shortened(text)}")
     return value
+
+
+_seconds.__name__ = "seconds"  # argparse's fallback message names the type
 
 
 def _bytes(text: str) -> int:
@@ -56,11 +59,15 @@ def _bytes(text: str) -> int:
     unit = body[-1:] if body[-1:] in "KMG" and body[-1:] else ""
     number = body[: len(body) - len(unit)]
     if not DIGITS.fullmatch(number):
-        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 512M or 1000000 (ASCII digits), got {escape(repr(text[:40]))}")
-    value = int(number) * _UNITS[unit]
-    if not 0 <= value <= MAX_MEMORY_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be 0..{MAX_MEMORY_LIMIT} bytes (1 PiB; 0 = off), got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"expected a size such as 2G, 512M or 1000000 (ASCII digits), got {shortened(text)}")
+    value = bounded_int(number)
+    value = None if value is None else value * _UNITS[unit]
+    if value is None or not 0 <= value <= MAX_MEMORY_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be 0..{MAX_MEMORY_LIMIT} bytes (1 PiB; 0 = off), got {shortened(text)}")
     return value
+
+
+_bytes.__name__ = "size"
 
 
 class Progress(Protocol):

@@ -8,11 +8,11 @@ import sys
 from fractions import Fraction
 
 from ..errors import KernelboundsError
-from ..arguments import ascii_integer
+from ..arguments import ASCII_INTEGER
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
 from ..checker.budget import parse_overrides
-from ..checker.text import escape
+from ..checker.text import bounded_int, escape, shortened
 from ..parallel import LOCAL, SchedulerError, default_jobs
 
 CONTRADICTION = 5  # exit code: an exact check contradicts the theory (THEORY.md)
@@ -66,14 +66,15 @@ def positive(name: str, lo: int = 1, hi: int = 4096):
     """An argparse type: an integer in [lo, hi]."""
 
     def parse(text: str) -> int:
-        value = ascii_integer(text)
-        if value is None:  # ASCII decimal digits only: int() would also take '1_0', '٦', '６'
-            raise argparse.ArgumentTypeError(f"{name} must be an integer (ASCII digits), got {one_line(repr(text), 80)}")
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, got {value}")
+        if not ASCII_INTEGER.fullmatch(text):  # ASCII decimal digits only: int() would also take '1_0', '٦', '６'
+            raise argparse.ArgumentTypeError(f"{name} must be an integer (ASCII digits), got {shortened(repr(text))}")
+        value = bounded_int(text)  # a 5000-digit number is out of range, never passed to int()
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo} and {hi}, got {shortened(text)}")
         return value
 
     parse.bounds = (lo, hi)  # the accepted range, read by tests and docs/cli.md
+    parse.__name__ = name  # argparse's fallback message names the type: the option, never an internal name
     return parse
 
 
@@ -82,12 +83,13 @@ def span(name: str, lo: int, hi: int):
 
     def parse(text: str) -> range:
         parts = text.split("..")
-        a, b = (ascii_integer(parts[0]), ascii_integer(parts[-1])) if len(parts) <= 2 else (None, None)
+        a, b = [bounded_int(p) if ASCII_INTEGER.fullmatch(p) else None for p in (parts[0], parts[-1])] if len(parts) <= 2 else [None, None]
         if a is None or b is None or not lo <= a <= b <= hi:
-            raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi} (ASCII digits), got {one_line(repr(text), 80)}")
+            raise argparse.ArgumentTypeError(f"{name} must be A..B with {lo} <= A <= B <= {hi} (ASCII digits), got {shortened(repr(text))}")
         return range(a, b + 1)
 
     parse.bounds = (lo, hi)
+    parse.__name__ = name
     parse.is_span = True
     return parse
 
@@ -97,7 +99,7 @@ def rationals(text: str) -> list[Fraction]:
     try:
         return [Fraction(x) for x in text.split(",")]
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"expected comma-separated rationals like 1,1/2,1/4, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected comma-separated rationals like 1,1/2,1/4, got {shortened(repr(text))}") from None
 
 
 def write_doc(doc: dict, out: str | None) -> None:

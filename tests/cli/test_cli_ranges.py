@@ -255,3 +255,34 @@ def test_csv_quotes_fields_with_commas():
     rows = [Row(8, 3, 2, 256, 256, False, "codes, listed", "U2 tensor", "U2 tensor", 8, 8, 8, None, "a, b.json", None, 4)]
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert parsed[0]["lower_method"] == "codes, listed" and parsed[0]["upper_certificate"] == "a, b.json" and parsed[0]["lower_certificate"] == ""
+
+
+BIG = "7" * 5000  # over int()'s 4300-digit limit
+
+
+@pytest.mark.parametrize("args", [["bound", "--m", BIG, "--n", "3"], ["bound", "--m", "0" * 5000 + "300", "--n", "3"],
+                                  ["check", "x.json", "--time-limit", BIG], ["check", "x.json", "--memory-limit", BIG + "G"],
+                                  ["evaluate", "--head", "h.json", "--all", "--m", "3", "--n", "3", "--max-seconds", BIG],
+                                  ["certificates", "--verify", "--sample", BIG, "--seed", "x"], ["table", "--m", f"2..{BIG}"],
+                                  ["rank", "--kernel", "tensor", "--m", "3", "--c", BIG + "/3"]],
+                         ids=["bound-m", "bound-m-leading-zeros", "check-time-limit", "check-memory-limit", "evaluate-max-seconds",
+                              "verify-sample", "table-range", "rank-rational"])
+def test_a_huge_argument_is_a_short_usage_error_naming_no_internal_function(args, capsys):
+    """A usage error is one short line (exit 2) that shows a long argument shortened (its
+    first and last characters and its length) and names the option, never argparse's
+    'invalid <function name> value' nor the 5000 digits."""
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 2 and len(err) == 1 and len(err[0]) < 300, err
+    assert "invalid" not in err[0] and "characters)" in err[0], err
+
+
+@given(st.integers(-10**40, 10**40), st.integers(0, 6000))
+def test_bounded_int_reads_every_short_integer_and_refuses_long_ones(x, zeros):
+    """bounded_int is int() on up to 30 significant digits (leading zeros dropped, so any
+    number of them is read) and None beyond, never int()'s 4300-digit ValueError."""
+    from kernelbounds.checker.text import bounded_int
+
+    text = ("-" if x < 0 else "") + "0" * zeros + str(abs(x))
+    assert bounded_int(text) == (x if len(str(abs(x))) <= 30 else None)
