@@ -93,8 +93,12 @@ def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
 
 def stop(pool: ProcessPoolExecutor) -> None:
     """Cancel the queued items and end the running workers: SIGTERM, then SIGKILL after
-    STOP_SECONDS for any still alive, each reaped (no orphan, no zombie)."""
+    STOP_SECONDS for any still alive, each reaped (no orphan, no zombie); then wait (at
+    most STOP_SECONDS) for the pool's manager thread to close its pipes, so no write races
+    their closing (the interpreter's exit hook wakes that thread: on a pipe being closed it
+    printed an OSError traceback, EBADF, after the one 'interrupted' line)."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # the pool's workers (public only from Python 3.14 on)
+    manager = getattr(pool, "_executor_manager_thread", None)  # private too: None before the first submit
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         try:
@@ -108,6 +112,11 @@ def stop(pool: ProcessPoolExecutor) -> None:
                 worker.kill()
                 worker.join(STOP_SECONDS)
         except (OSError, ValueError, AssertionError, AttributeError):
+            pass
+    if manager is not None:
+        try:
+            manager.join(STOP_SECONDS)
+        except RuntimeError:  # not started
             pass
 
 

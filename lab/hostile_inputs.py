@@ -1371,8 +1371,7 @@ def t4_check_sigterm(s: Path) -> Outcome:
     return interrupt(s, ["certificates", "--check", "--jobs", "2"], signal.SIGTERM, cwd=_empty(s))
 
 
-@case(4, xfail="intermittent (1 of 3 runs): SIGINT to `certificates --verify --sample 2 --jobs 2` exits 130 but prints a "
-                 "multiprocessing traceback ending 'OSError: [Errno 9] Bad file descriptor' (connection._send_bytes)", strict=False)
+@case(4)
 def t4_verify_sample_sigint(s: Path) -> Outcome:
     return interrupt(s, ["certificates", "--verify", "--sample", "2", "--seed", "example", "--jobs", "2"], signal.SIGINT, cwd=_empty(s), wait=4)
 

@@ -72,3 +72,20 @@ def test_an_unreachable_scheduler_is_one_clear_line(monkeypatch):
     monkeypatch.setattr(parallel, "CONNECT_SECONDS", 2)
     with pytest.raises(parallel.SchedulerError, match="cannot reach"):
         parallel.pmap(abs, [1], scheduler="tcp://127.0.0.1:9")
+
+
+def test_an_interrupted_pool_has_closed_its_pipes_when_stop_returns():
+    """process_pool stops at once on KeyboardInterrupt and, before re-raising, waits for the
+    pool's manager thread to close its pipes: the interpreter's exit hook, which wakes that
+    thread through one of them, then finds it closed (no write racing the close, no EBADF
+    traceback after 'interrupted')."""
+    import time
+
+    with pytest.raises(KeyboardInterrupt):
+        with parallel.process_pool(2) as pool:
+            futures = [pool.submit(time.sleep, 30) for _ in range(4)]
+            manager, wakeup = pool._executor_manager_thread, pool._executor_manager_thread_wakeup
+            time.sleep(0.5)  # the workers run
+            raise KeyboardInterrupt
+    assert not manager.is_alive() and wakeup._closed
+    assert all(f.done() for f in futures)
