@@ -40,7 +40,7 @@ def folder() -> Path:
 def names(target: str | Path | None = None) -> list[str]:
     """The sorted file names of the certificates in target (default: the shipped set)."""
     base = folder() if target is None else Path(target)
-    return sorted(p.name for p in base.glob(f"*{SUFFIX}") if p.is_file())
+    return sorted(p.name for p in base.glob(f"*{SUFFIX}") if not p.is_dir())  # a FIFO or device is listed: the bounded reader refuses it by name
 
 
 def path(name: str) -> Path:

@@ -47,3 +47,13 @@ def test_a_3_gb_index_is_reported_as_differing_not_read(tmp_path):
     done = _run("certificates", "--check", str(folder), "--jobs", "1", cwd=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
     assert "1 valid, 0 rejected; INDEX DIFFERS" in done.stdout
+
+
+def test_a_fifo_in_the_folder_is_named_not_skipped(tmp_path):
+    """A FIFO named *.json is listed (release.shipped.names lists every non-folder entry) and
+    refused by the bounded reader without blocking: MALFORMED naming it, exit 1."""
+    shutil.copy(ROOT / "certificates" / SMALL, tmp_path / SMALL)
+    os.mkfifo(tmp_path / "fifo.json")
+    r = _run("certificates", "--check", str(tmp_path), "--jobs", "1", cwd=tmp_path)
+    assert r.returncode == 1, r
+    assert f"MALFORMED {tmp_path / 'fifo.json'}: at /: refusing to read a FIFO" in r.stdout, r.stdout
