@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, factorial
+
+from .rankbound import least_rank  # the least r with C(r + k - 1, k) above a threshold (L3)
 
 #: the Hadamard powers tried (THEORY: k >= 9 never helps)
 POWERS = range(1, 9)
@@ -80,38 +81,10 @@ def floor_threshold(m: int, n: int, k: int) -> int:
     raise ArithmeticError(f"floor((2/(1+rho^k))^m) undecided at m = {m}, n = {n}, k = {k}")  # pragma: no cover
 
 
-def _iroot(x: int, k: int) -> int:
-    """floor(x^(1/k)) for an integer x >= 0 (integer Newton iteration from above)."""
-    if x < 2:
-        return x
-    s = 1 << -(-x.bit_length() // k)  # 2^ceil(bits/k) > x^(1/k)
-    while True:
-        t = ((k - 1) * s + x // s ** (k - 1)) // k
-        if t >= s:
-            return s
-        s = t
-
-
-def least_rank(bound: int, k: int) -> int:
-    """The least r >= 1 with C(r + k - 1, k) > bound (bound >= 0 an integer).
-
-    r^k / k! <= C(r + k - 1, k) <= (r + k - 1)^k / k!, so with s = floor((k! bound)^(1/k))
-    the answer lies in [s - k + 1, s + 1]; a bisection there decides it."""
-    s = _iroot(factorial(k) * bound, k)
-    lo, hi = max(1, s - k + 1), s + 1  # C(hi + k - 1, k) >= hi^k / k! > bound
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if comb(mid + k - 1, k) > bound:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
 @lru_cache(maxsize=4096)
 def per_power(m: int, n: int) -> tuple[int, ...]:
     """For k = 1..8, the least r that the k-th Hadamard power cannot beat at (m, n)."""
-    return tuple(least_rank(floor_threshold(m, n, k), k) for k in POWERS)
+    return tuple(least_rank(k, floor_threshold(m, n, k)) for k in POWERS)
 
 
 def ceiling(m: int, n: int, signed: bool = False) -> int:

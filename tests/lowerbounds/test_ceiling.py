@@ -56,9 +56,3 @@ def test_each_power_is_the_least_rank_it_cannot_beat(m, n, k):
 def test_ceiling_grows_with_m_and_is_below_2_to_the_m_plus_one(m, n):
     assert ce.ceiling(m, n) <= ce.ceiling(m + 1, n)
     assert ce.ceiling(m, n) <= 2**m + 1
-
-
-@given(st.integers(0, 2**400), st.integers(1, 8))
-def test_integer_root(x, k):
-    s = ce._iroot(x, k)
-    assert s**k <= x < (s + 1) ** k
