@@ -18,7 +18,8 @@ from typing import NoReturn, Protocol
 from . import Verdict, bounded, check_file
 from .budget import DIGITS, parse_overrides
 from .limits import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
-from .text import bounded_int, escape, shortened
+from .arguments import bounded_int, shortened
+from .text import escape
 from .errors import CODE_NAMES, VALID
 
 

@@ -12,7 +12,8 @@ from ..arguments import ASCII_INTEGER
 from ..certificate import canonical_json, write_atomic
 from ..checker import Limits
 from ..checker.budget import parse_overrides
-from ..checker.text import bounded_int, escape, shortened
+from ..checker.arguments import bounded_int, shortened
+from ..checker.text import escape
 from ..parallel import LOCAL, SchedulerError, default_jobs
 
 CONTRADICTION = 5  # exit code: an exact check contradicts the theory (THEORY.md)

@@ -282,7 +282,7 @@ def test_a_huge_argument_is_a_short_usage_error_naming_no_internal_function(args
 def test_bounded_int_reads_every_short_integer_and_refuses_long_ones(x, zeros):
     """bounded_int is int() on up to 30 significant digits (leading zeros dropped, so any
     number of them is read) and None beyond, never int()'s 4300-digit ValueError."""
-    from kernelbounds.checker.text import bounded_int
+    from kernelbounds.checker.arguments import bounded_int
 
     text = ("-" if x < 0 else "") + "0" * zeros + str(abs(x))
     assert bounded_int(text) == (x if len(str(abs(x))) <= 30 else None)
