@@ -56,3 +56,17 @@ def test_each_power_is_the_least_rank_it_cannot_beat(m, n, k):
 def test_ceiling_grows_with_m_and_is_below_2_to_the_m_plus_one(m, n):
     assert ce.ceiling(m, n) <= ce.ceiling(m + 1, n)
     assert ce.ceiling(m, n) <= 2**m + 1
+
+
+def test_the_theory_doc_table_states_the_sharp_ceiling():
+    """docs/theory.md's direct-sum table: each row's ceiling is ceiling(m, 3), and the sum's
+    bound lies below it (the method never exceeds its own ceiling)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "theory.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| [^|]+\| ([\d,]+)[^|]*\| [\d.]+ \| ([\d,]+) \([\d.]+\) \|", text, re.M)
+    assert len(rows) == 9
+    for m, bound, stated in rows:
+        assert int(stated.replace(",", "")) == ce.ceiling(int(m), 3)
+        assert int(bound.replace(",", "")) <= ce.ceiling(int(m), 3)
