@@ -923,20 +923,22 @@ def t2_shipped_computed_sha_mismatch(s: Path) -> Outcome:
     return _shipped(s, edit, ("bound", "--m", "5", "--n", "3"), "exit 4, one line", {4})
 
 
+def _fifo_at(name: str):
+    """An edit of the shipped folder: the file ``name`` replaced by a FIFO (a read blocks)."""
+    def edit(c: Path) -> None:
+        (c / name).unlink()
+        os.mkfifo(c / name)
+    return edit
+
+
 @case(2)
 def t2_shipped_computed_fifo(s: Path) -> Outcome:
-    def edit(c):
-        (c / "COMPUTED").unlink()
-        os.mkfifo(c / "COMPUTED")
-    return _shipped(s, edit, ("bound", "--m", "5", "--n", "3"), "exit 4 at once, one line", {4}, timeout=20)
+    return _shipped(s, _fifo_at("COMPUTED"), ("bound", "--m", "5", "--n", "3"), "exit 4 at once, one line", {4}, timeout=20)
 
 
 @case(2)
 def t2_shipped_index_fifo(s: Path) -> Outcome:
-    def edit(c):
-        (c / "INDEX").unlink()
-        os.mkfifo(c / "INDEX")
-    return _shipped(s, edit, ("bound", "--m", "5", "--n", "3"), "exit 4 at once, one line", {4}, timeout=20)
+    return _shipped(s, _fifo_at("INDEX"), ("bound", "--m", "5", "--n", "3"), "exit 4 at once, one line", {4}, timeout=20)
 
 
 @case(2)
@@ -990,10 +992,7 @@ def t2_shipped_cited_file_changed(s: Path) -> Outcome:
 
 @case(2)
 def t2_shipped_cited_file_fifo(s: Path) -> Outcome:
-    def edit(c):
-        (c / "upper-any-m10-n3.json").unlink()
-        os.mkfifo(c / "upper-any-m10-n3.json")
-    return _shipped(s, edit, ("bound", "--m", "10", "--n", "3"), "exit 4 at once", {4}, timeout=20)
+    return _shipped(s, _fifo_at("upper-any-m10-n3.json"), ("bound", "--m", "10", "--n", "3"), "exit 4 at once", {4}, timeout=20)
 
 
 @case(2)
