@@ -5,6 +5,8 @@ m = 1..64, n = 3..8 with the checker's verdict on its certificate."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from .protocol import Entry, Statement, no_description, verdict
 
 NAME, KIND, SIDE = "chains", "level-family", "upper"
@@ -46,4 +48,4 @@ def row(m: int, n: int, variant: str, lookup) -> dict | None:
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:
     c = lookup(NAME, m, n, "position-independent")
     return [Statement(c["rank"], METHOD, THEORY, m, f"complement basis, affine readout, support {c['support']} (no LP)", f"kernelbounds upper --m {m} --n {n} --nonnegative -o FILE",
-                      True, found=c, at=(m, n, "position-independent"), where=f"explicit chain at m = {m}, n = {n}", build=lambda: build(m, n))]
+                      True, found=c, at=(m, n, "position-independent"), where=f"explicit chain at m = {m}, n = {n}", build=partial(build, m, n))]

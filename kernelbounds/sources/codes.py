@@ -13,6 +13,8 @@ the same code and chains bound the D-ratio matrix, of rank <= r + 1, so r >= L3 
 
 from __future__ import annotations
 
+from functools import partial
+
 from .protocol import Entry, Statement, verdict
 
 NAME, KIND, SIDE = "codes", "lower-bound", "lower"
@@ -130,7 +132,7 @@ def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statem
             continue
         out.append(Statement(c["bound"] - (stated != "nonnegative"), method, theory, source, text, f"kernelbounds bound --m {source} --n {n} --variant {variant}{option} -o FILE",
                              code=c["summary"], found=entry, at=(source, n, variant), where=f"code cell at m = {source}, n = {n} ({variant}, {stated} certificate)",
-                             build=lambda stated=stated: best(source, n, variant, stated).certificate()))
+                             build=partial(build, source, n, variant, stated)))
     if not out:
         raise StaleIndex(f"COMPUTED: no stored code certificate at m = {source}, n = {n} ({variant}) covers the {kernel} kernel class: run `kernelbounds certificates --verify`")
     return out

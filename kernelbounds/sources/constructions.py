@@ -5,6 +5,8 @@ stored verdict (kind ``construction``)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from .protocol import Entry, Statement, no_description, no_row, plain_label
 
 NAME, KIND, SIDE = "constructions", "construction", "upper"
@@ -22,11 +24,11 @@ def certificate(name: str, m: int, n: int) -> dict:
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:
     """U1 for n <= 2; U2 everywhere, after every other upper side."""
     u2 = Statement(2**m, "U2 tensor", "U2", m, f"a(x, z) = c^<x,z> with c = 1/{2 * n - 1}: 2^m nonnegative features", f"kernelbounds construct tensor --m {m} --n {n} -o FILE",
-                   True, build=lambda: certificate("tensor", m, n), fallback=True)
+                   True, build=partial(certificate, "tensor", m, n), fallback=True)
     if n > 2:
         return [u2]
     u1 = Statement(1, METHOD, THEORY, m, "phi = psi = 1, v(z) = z, L_q(y) = 2<q,y> - |q|: error 0 on every input of length <= 2", f"kernelbounds construct rank1 --m {m} --n {n} -o FILE",
-                   True, build=lambda: certificate("rank1", m, n))
+                   True, build=partial(certificate, "rank1", m, n))
     return [u1, u2]
 
 

@@ -9,6 +9,8 @@ signed code side is one less).
 
 from __future__ import annotations
 
+from functools import partial
+
 from .protocol import Entry, Statement, no_description, plain_label, verdict
 
 NAME, KIND, SIDE = "orthant", "orthant", "lower"
@@ -57,7 +59,7 @@ def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statem
         return []
     detail = f"t = {o['bound']} queries on disjoint bit pairs shattered by the signs L1 forces (sign rank >= VC dimension), witness family {o['witness_inputs']} inputs"
     return [Statement(o["bound"], METHOD, THEORY, m, detail, f"kernelbounds bound --m {m} --n {n} --variant {variant} -o FILE", found=o, at=(m, n, variant),
-                      where=f"orthant family at m = {m}, n = {n} ({variant})", build=lambda: build(m, n, variant, kernel))]
+                      where=f"orthant family at m = {m}, n = {n} ({variant})", build=partial(build, m, n, variant, kernel))]
 
 
 def _file(m: int, n: int, variant: str = "position-independent") -> Entry:

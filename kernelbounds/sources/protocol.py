@@ -28,7 +28,9 @@ class Statement:
     generator's number, ``found`` the stored checker verdict behind it (``{"sha256",
     "claim"}``; None for a closed form that needs none, U1 and U2), whose claim must be a
     ``side`` bound at ``at`` = (m, n, variant) with that value; ``build`` rebuilds the
-    certificate (its canonical bytes must have the verdict's sha256).  ``fallback``: shown
+    certificate (its canonical bytes must have the verdict's sha256); it must pickle (a
+    module-level function or a ``functools.partial`` of one, never a lambda), since a
+    table's rows are computed in worker processes.  ``fallback``: shown
     only after the closure from other m (U2)."""
 
     value: int

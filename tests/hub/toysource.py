@@ -5,6 +5,8 @@ variant at m = 5, n = 3, each certified by the orthant family's certificate."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from kernelbounds.sources.protocol import Entry, Statement, no_description, plain_label, verdict
 
 NAME = "toy"
@@ -43,4 +45,4 @@ def row(m: int, n: int, variant: str, lookup) -> dict | None:
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:
     r = lookup(NAME, m, n, variant)
     return [] if r is None else [Statement(r["bound"], METHOD, THEORY, m, "the toy's row", found=r, at=(m, n, variant), where=f"toy row at m = {m}, n = {n}",
-                                           build=lambda: build(m, n, variant))]
+                                           build=partial(build, m, n, variant))]
