@@ -78,7 +78,9 @@ class Bound:
     The same fields as `bound --json` and a row of `table --json` (docs/api.md, "One name per
     quantity"; schemas in kernelbounds/schemas/): per side ``*_method`` (the method alone),
     ``*_from_m`` (the m whose certificate proves it: below m for a lower side, above m for
-    an upper side, by the restriction closure of THEORY U5), and in ``to_json()``
+    an upper side, by the restriction closure of THEORY U5), ``*_from_n`` (the length n
+    it is proved at: below n for a lower side, above n for an upper side, by the closure in
+    n of THEORY L6'), and in ``to_json()``
     ``*_certificate`` (the committed file, or None); ``ceiling`` the most any L3/L4 certificate can prove at
     (m, n) (THEORY "The ceiling of L3/L4 (sharp form)"; None for n <= 2)."""
 
@@ -107,6 +109,9 @@ class Bound:
     lower_from_m: int | None = field(default=None, repr=False)
     upper_from_m: int | None = field(default=None, repr=False)
     upper_nonnegative_from_m: int | None = field(default=None, repr=False)
+    lower_from_n: int | None = field(default=None, repr=False)
+    upper_from_n: int | None = field(default=None, repr=False)
+    upper_nonnegative_from_n: int | None = field(default=None, repr=False)
     ceiling: int | None = field(default=None, repr=False)
     sides: dict = field(default_factory=dict, repr=False)
     _lower_doc: object = field(default=None, repr=False, compare=False)
@@ -150,6 +155,7 @@ def _bound_of(answer) -> Bound:
         answer.m, answer.n, answer.variant, answer.lower.value, answer.upper.value, answer.upper_nonnegative.value, answer.exact,
         answer.lower.method, answer.upper.method, **{f: details.get(f) for f in CODE_FIELDS}, kernel=answer.kernel,
         **{f"{name}_from_m": getattr(answer, name).from_m for name in SIDES},
+        **{f"{name}_from_n": getattr(answer, name).from_n for name in SIDES},
         upper_nonnegative_method=answer.upper_nonnegative.method, ceiling=answer.ceiling,
         sides={"lower": answer.lower.to_json(), "upper": answer.upper.to_json(), "upper_nonnegative": answer.upper_nonnegative.to_json()},
         _lower_doc=answer.lower.certificate_document, _answer=answer,
@@ -230,7 +236,7 @@ def _witness(m: int, n: int, target_rank: int, variant: str) -> Bound | None:
             raise ListedTooLarge(refusal)
         return certify_module.certificate(lb, listed=True)
 
-    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", lower_from_m=m,
+    return replace(b, lower=lb.bound, exact=lb.bound == b.upper, lower_method="codes", lower_from_m=m, lower_from_n=n,
                    **{f: details.get(f) for f in CODE_FIELDS}, _lower_doc=listed_doc)
 
 
@@ -249,6 +255,7 @@ class Upper:
     from_m: int | None
     nonnegative_features: bool | None
     lower: int = field(repr=False, default=1)
+    from_n: int | None = field(repr=False, default=None)
     detail: str = field(repr=False, default="")
     rebuild: str | None = field(repr=False, default=None)
     least_of_family: str | None = field(repr=False, default=None)
@@ -282,7 +289,7 @@ def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = 
         raise InvalidArgument(f"nonnegative must be True or False, not {type(nonnegative).__name__}")
     a = bounds(m, n, certificates=certificates)
     s = a.upper_nonnegative if nonnegative else a.upper
-    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.detail, s.rebuild, s.least_of_family, s)
+    return Upper(m, n, s.value, nonnegative, s.method, s.theory, s.certificate, s.from_m, s.nonnegative_features, a.lower.value, s.from_n, s.detail, s.rebuild, s.least_of_family, s)
 
 
 @dataclass(frozen=True)

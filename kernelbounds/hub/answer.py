@@ -22,6 +22,11 @@ Sources (THEORY sections), best first within a side:
 Closure under restriction in m (r*(m, n) <= r*(m + 1, n), THEORY U5: restrict a head to tokens
 whose top bits are 0): a certificate at m' < m bounds the lower side at m, one at m' > m the
 upper side at m (level families by the restricted support S ∩ [0, m], THEORY U4).
+Closure in n (r*(m, n) <= r*(m, n') for n <= n', THEORY L6'): a lower side at a shorter
+stored length n0 < n holds at n (for denominators of either sign only when n0 divides n), an
+upper side at a longer stored length n' > n holds at n; both are taken over the stored
+lengths 3..8 (beyond them the code search at n itself is the best lower side: a code's bound
+grows with n).
 
 Where the claims come from (docs/index-format.md): committed claims only from the shipped
 index (``index``: the checker's re-derived claim of every file it accepted; a cited
@@ -35,7 +40,7 @@ beyond it they are computed here.  Every answer satisfies lower <= upper <= uppe
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from itertools import pairwise
 from math import comb
@@ -55,7 +60,8 @@ class Side:
 
     ``certificate`` names the committed file (in certificates/, or the user folder's file
     by its path) that proves it, at m = ``from_m`` (the restriction closure when from_m !=
-    m); ``rebuild`` is the command that writes a certificate for it at this (m, n)."""
+    m) and length ``from_n`` (the closure in n, THEORY L6', when from_n != n); ``rebuild``
+    is the command that writes a certificate for it."""
 
     value: int
     method: str
@@ -68,6 +74,7 @@ class Side:
     code: dict | None = field(default=None, repr=False)  # a code's side (L4): lowerbounds.assemble.summary
     least_of_family: str | None = None  # upper: the minimality file proving no cheaper head of its family exists
     verdict: dict | None = None  # the checker's verdict behind the value (``_verdict_of``); None only for r >= 1 and U2 beyond the stored grid
+    from_n: int | None = None  # the length the certificate is at (None with from_m: no certificate)
     _build: Callable[[], dict] | None = field(default=None, repr=False, compare=False)
     _known: Known | None = field(default=None, repr=False, compare=False)  # the checked claim behind a cited file
 
@@ -78,6 +85,7 @@ class Side:
             "theory": self.theory,
             "certificate": self.certificate,
             "from_m": self.from_m,
+            "from_n": self.from_n,
             "nonnegative_features": self.nonnegative_features,
             "detail": self.detail,
             "rebuild": self.rebuild,
@@ -87,8 +95,8 @@ class Side:
         }
 
     def certificate_document(self) -> dict:
-        """A certificate that proves this side (at from_m when the closure is used; a
-        restricted level-family certificate is rebuilt at m itself)."""
+        """A certificate that proves this side (at from_m and from_n when a closure is
+        used; a restricted level-family certificate is rebuilt at m itself)."""
         if self._build is None:
             raise InvalidArgument(f"{self.method}: {self.detail or 'no certificate is needed or available'}")
         return self._build()
@@ -313,12 +321,48 @@ def _lower_candidates(claims, m: int, n: int, variant: str, kernel: str = "nonne
     return at_m + computed_sides + [s for s in kept if s.from_m != m] + [trivial]
 
 
-def lower(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Side:
-    """The best certified lower bound on r*(m, n) for the kernel class (THEORY §3; L7, L8, U5, U6)."""
-    from dataclasses import replace
-
-    cands = _lower_candidates(committed(index.folder(certificates)), m, n, variant, kernel)
+@lru_cache(maxsize=4096)
+def _lower_at(m: int, n: int, variant: str, folder: str | None, listing: str | None, kernel: str) -> Side:
+    """The best lower side proved at length n itself (the first of the candidates that wins ties)."""
+    cands = _lower_candidates(_committed(folder, listing), m, n, variant, kernel)
     best = cands[max(range(len(cands)), key=lambda i: (cands[i].value, -i))]
+    return best if best.from_m is None else replace(best, from_n=n)
+
+
+def shorter_lengths(n: int, kernel: str) -> list[int]:
+    """The stored lengths n0 < n whose lower sides hold at n, nearest first (THEORY L6':
+    r*(m, n0) <= r*(m, n) for heads with nonnegative kernels or positive denominators, in
+    every variant; with denominators of either sign only for n0 dividing n)."""
+    return [n0 for n0 in range(min(n - 1, max(stored.NS)), 2, -1) if kernel != "signed-any-denominator" or n % n0 == 0]
+
+
+def longer_lengths(n: int) -> list[int]:
+    """The stored lengths n' > n whose upper sides hold at n, nearest first (THEORY L6':
+    a position-independent head that solves length n' solves length n; for n >= 3)."""
+    return list(range(n + 1, max(stored.NS) + 1)) if n >= 3 else []
+
+
+def _length_note(source_n: int, n: int, side: str, kernel: str = "nonnegative") -> str:
+    divides = f" ({source_n} divides {n}: denominators of either sign)" if kernel == "signed-any-denominator" else ""
+    return f"from n = {source_n}: r* is nondecreasing in n (THEORY L6'){divides}, so the {side} bound at n = {source_n} holds at n = {n}"
+
+
+def _closed_in_n(here: Side, others, n: int, side: str, kernel: str = "nonnegative") -> Side:
+    """``here`` unless a side at another length (``others``: (length, side), nearest
+    first) is strictly better; that side then carries its length's note."""
+    best = here
+    for length, s in others:
+        if (s.value > best.value) if side == "lower" else (s.value < best.value):
+            best = replace(s, detail="; ".join(filter(None, [s.detail, _length_note(length, n, side, kernel)])))
+    return best
+
+
+def lower(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Side:
+    """The best certified lower bound on r*(m, n) for the kernel class (THEORY §3; L6', L7, L8, U5, U6)."""
+    folder = index.folder(certificates)
+    listing = _listing(folder)
+    here = _lower_at(m, n, variant, folder, listing, kernel)
+    best = _closed_in_n(here, [(n0, _lower_at(m, n0, variant, folder, listing, kernel)) for n0 in shorter_lengths(n, kernel)], n, "lower", kernel)
     if best._known is not None:
         index.verify(best._known)
         described = _described(best._known)  # a checked code or direct-sum file: its code (THEORY L4, L9)
@@ -359,16 +403,24 @@ def _upper_candidates(claims, m: int, n: int) -> list[Side]:
     return [s for s in kept if s.from_m == m] + [s for fallback, s in computed_sides if not fallback] + [s for s in kept if s.from_m != m] + fallbacks
 
 
+@lru_cache(maxsize=4096)
+def _upper_at(m: int, n: int, nonnegative: bool, folder: str | None, listing: str | None) -> Side:
+    """The best upper side proved at length n itself (the first of the candidates that wins ties)."""
+    cands = [s for s in _upper_candidates(_committed(folder, listing), m, n) if s.nonnegative_features or not nonnegative]
+    best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    return best if best.from_m is None else replace(best, from_n=n)
+
+
 def upper(m: int, n: int, nonnegative: bool = False, certificates: str | None = None) -> Side:
     """The best certified upper bound on r*(m, n), with any features or (nonnegative=True)
-    with nonnegative features (THEORY §2)."""
-    from dataclasses import replace
-
-    cands = [s for s in _upper_candidates(committed(index.folder(certificates)), m, n) if s.nonnegative_features or not nonnegative]
-    best = cands[min(range(len(cands)), key=lambda i: (cands[i].value, i))]
+    with nonnegative features (THEORY §2; L6')."""
+    folder = index.folder(certificates)
+    listing = _listing(folder)
+    here = _upper_at(m, n, nonnegative, folder, listing)
+    best = _closed_in_n(here, [(n1, _upper_at(m, n1, nonnegative, folder, listing)) for n1 in longer_lengths(n)], n, "upper")
     if best._known is not None:
         index.verify(best._known)
-    proof = _least_of_family(best, m, n, nonnegative)
+    proof = _least_of_family(best, m, n, nonnegative) if best.from_n == n else None
     return replace(best, least_of_family=proof) if proof else best
 
 
@@ -424,6 +476,14 @@ def enforce(a: Answer, wider: Side | None = None) -> Answer:
 
 
 _ANSWERS: dict[tuple, Answer] = {}  # answers are pure functions of (m, n, variant, folder and its listing, kernel)
+
+
+def forget() -> None:
+    """Drop the answers and the per-length sides remembered so far (they are pure functions
+    of the cell and the claims; a test that replaces the claims calls this)."""
+    _ANSWERS.clear()
+    _lower_at.cache_clear()
+    _upper_at.cache_clear()
 
 
 def bounds(m: int, n: int, variant: str = "position-independent", certificates: str | None = None, kernel: str = "nonnegative") -> Answer:

@@ -16,7 +16,7 @@ from ..errors import InvalidArgument
 class Row:
     """One cell of the table: the hub's answer at (m, n), with the field names and values
     of ``kb.bound(m, n).to_json()`` and `bound --json` (a method is the method alone; the
-    restriction closure in m is its own field, ``*_from_m``)."""
+    restriction closure in m is its own field, ``*_from_m``, the closure in n ``*_from_n``)."""
 
     m: int
     n: int
@@ -30,6 +30,9 @@ class Row:
     lower_from_m: int | None
     upper_from_m: int | None
     upper_nonnegative_from_m: int | None
+    lower_from_n: int | None
+    upper_from_n: int | None
+    upper_nonnegative_from_n: int | None
     lower_certificate: str | None
     upper_certificate: str | None
     upper_nonnegative_certificate: str | None
@@ -41,14 +44,15 @@ SIDES = ("lower", "upper", "upper_nonnegative")
 
 def row_of(a) -> Row:
     sides = [getattr(a, name) for name in SIDES]
-    return Row(a.m, a.n, *(s.value for s in sides), a.exact, *(s.method for s in sides), *(s.from_m for s in sides), *(s.certificate for s in sides), a.ceiling)
+    return Row(a.m, a.n, *(s.value for s in sides), a.exact, *(s.method for s in sides), *(s.from_m for s in sides), *(s.from_n for s in sides), *(s.certificate for s in sides), a.ceiling)
 
 
 def method_text(r: Row, side: str) -> str:
-    """A side's method for a reader: the method, and the m its certificate is at when the
-    restriction closure in m carries it (THEORY U5), e.g. "direct sum of codes (from m = 48)"."""
-    source = getattr(r, f"{side}_from_m")
-    return getattr(r, f"{side}_method") + (f" (from m = {source})" if source not in (None, r.m) else "")
+    """A side's method for a reader: the method, and the m and n its certificate is at when
+    the restriction closure in m (THEORY U5) or the closure in n (THEORY L6') carries it,
+    e.g. "direct sum of codes (from m = 48)", "codes (from m = 64, n = 8)"."""
+    at = [f"{name} = {source}" for name, source, here in (("m", getattr(r, f"{side}_from_m"), r.m), ("n", getattr(r, f"{side}_from_n"), r.n)) if source not in (None, here)]
+    return getattr(r, f"{side}_method") + (f" (from {', '.join(at)})" if at else "")
 
 
 def table(ms, ns, variant: str = "position-independent", jobs: int | None = 1, executor=None, scheduler: str | None = None, certificates: str | None = None,

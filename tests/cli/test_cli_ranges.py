@@ -252,7 +252,7 @@ def test_csv_quotes_fields_with_commas():
 
     from kernelbounds.reports.report import Row, csv as to_csv
 
-    rows = [Row(8, 3, 2, 256, 256, False, "codes, listed", "U2 tensor", "U2 tensor", 8, 8, 8, None, "a, b.json", None, 4)]
+    rows = [Row(8, 3, 2, 256, 256, False, "codes, listed", "U2 tensor", "U2 tensor", 8, 8, 8, 3, 3, 3, None, "a, b.json", None, 4)]
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert parsed[0]["lower_method"] == "codes, listed" and parsed[0]["upper_certificate"] == "a, b.json" and parsed[0]["lower_certificate"] == ""
 

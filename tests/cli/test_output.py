@@ -13,7 +13,7 @@ from kernelbounds.reports import plots, report
 from kernelbounds.reports.report import Row
 
 ROOT = Path(__file__).resolve().parents[2]
-ROWS = [Row(m, n, max(1, m // 3), 2**m if m > 5 else 2 ** (m - 1), 2**m, False, "codes", "U2 tensor", "U2 tensor", m, m, m, None, None, None, m) for m in range(4, 9) for n in (3, 4)]
+ROWS = [Row(m, n, max(1, m // 3), 2**m if m > 5 else 2 ** (m - 1), 2**m, False, "codes", "U2 tensor", "U2 tensor", m, m, m, n, n, n, None, None, None, m) for m in range(4, 9) for n in (3, 4)]
 
 
 def run(*args, stdin=None):

@@ -30,7 +30,7 @@ def test_a_log2_mark_adds_both_sides_in_bits_and_the_ceiling_at_n_3():
     text = "<!-- kernelbounds table --m 65,72..256:8 --n 3..8 --kernels --log2 -->\nold\n<!-- end of generated table -->"
     match = report.DOCS_MARK.search(text)
     assert match and report._spec(match.group(2))[0][:2] == [65, 72]
-    row = report.Row(128, 3, 5, 2**74 + 3, 3 * 2**87, False, "codes", "level family", "explicit chain", 128, 128, 128, None, None, None, 14924693)
+    row = report.Row(128, 3, 5, 2**74 + 3, 3 * 2**87, False, "codes", "level family", "explicit chain", 128, 128, 128, 3, 3, 3, None, None, None, 14924693)
     table = report.markdown([row], log2=True)
     head, rule, line = table.splitlines()
     cols = [c.strip() for c in head.strip("|").split("|")]
@@ -41,6 +41,6 @@ def test_a_log2_mark_adds_both_sides_in_bits_and_the_ceiling_at_n_3():
     assert float(cells[cols.index("log2 lower")]) == round(math.log2(5), 1) == 2.3
     assert float(cells[cols.index("log2 L3/L4 ceiling")]) == round(math.log2(14924693), 1) == 23.8
     assert cells[cols.index("L3/L4 ceiling")] == "14924693"
-    other = report.markdown([report.Row(128, 2, 1, 1, 1, True, "trivial", "U1 rank one", "U1 rank one", None, 128, 128, None, None, None, None)], log2=True)
+    other = report.markdown([report.Row(128, 2, 1, 1, 1, True, "trivial", "U1 rank one", "U1 rank one", None, 128, 128, None, 2, 2, None, None, None, None)], log2=True)
     assert [c.strip() for c in other.splitlines()[2].strip("|").split("|")][cols.index("log2 L3/L4 ceiling")] == "n/a"
     assert "log2" not in report.markdown([row])

@@ -21,7 +21,7 @@ CELLS = ((4, 3), (6, 3), (8, 3), (5, 4), (12, 3))
 def _clear() -> None:
     for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer._committed):
         getattr(cached, "cache_clear", lambda: None)()  # index_meta may be the injected one
-    answer._ANSWERS.clear()
+    answer.forget()
 
 
 def _inject(monkeypatch, doc) -> None:

@@ -136,7 +136,7 @@ def test_a_fabricated_user_certificate_is_ignored_with_a_warning(tmp_path):
 
 def test_a_valid_user_certificate_is_checked_and_cited(tmp_path, capsys):
     """A checked user file that proves more than the shipped set is cited by its path."""
-    answer._ANSWERS.clear()
+    answer.forget()
     good = tmp_path / "mine.json"
     good.write_bytes((CERTS / "explicit-head-m04-n3-r2.json").read_bytes())
     a = answer.bounds(4, 3, certificates=str(tmp_path))
@@ -156,7 +156,7 @@ def _lie_in_the_index(monkeypatch, name: str, **claim):
     for cached in (index.index_meta, index.entries, index.shipped_claims, answer._committed):
         cached.cache_clear()
     monkeypatch.setattr(index, "index_meta", lambda: doc)
-    answer._ANSWERS.clear()
+    answer.forget()
 
 
 @pytest.fixture
@@ -164,7 +164,7 @@ def restore():
     yield
     for cached in (index.entries, index.shipped_claims, answer._committed):
         cached.cache_clear()
-    answer._ANSWERS.clear()
+    answer.forget()
 
 
 def test_lower_above_upper_is_exit_5_naming_both(monkeypatch, capsys, restore):
@@ -189,7 +189,7 @@ def test_a_tampered_shipped_file_is_never_cited(monkeypatch, restore):
     for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer._committed):
         cached.cache_clear()
     monkeypatch.setattr(index, "index_meta", lambda: doc)
-    answer._ANSWERS.clear()
+    answer.forget()
     with pytest.raises(index.StaleIndex, match="explicit-head-m04-n3-r2.json"):
         answer.bounds(4, 3)
     index.read_shipped.cache_clear()
@@ -199,7 +199,7 @@ def test_a_missing_index_is_an_error(monkeypatch, tmp_path, restore):
     monkeypatch.setattr(index, "shipped", lambda: tmp_path)
     for cached in (index.index_meta, index.entries, index.shipped_claims, answer._committed):
         cached.cache_clear()
-    answer._ANSWERS.clear()
+    answer.forget()
     with pytest.raises(index.StaleIndex, match="missing"):
         answer.bounds(30, 3)
     monkeypatch.undo()

@@ -61,7 +61,7 @@ def test_a_rebuilt_side_is_the_certificate_the_checker_accepted(m, n, variant, k
 
 def _with_cell(monkeypatch, doc: dict) -> None:
     """The hub reads ``doc`` as COMPUTED (as if INDEX listed its sha256: a consistent edit)."""
-    answer._ANSWERS.clear()
+    answer.forget()
     answer._stored.cache_clear()
     monkeypatch.setattr(answer, "_stored", lambda: stored.Stored(doc))
 
@@ -70,7 +70,7 @@ def _with_cell(monkeypatch, doc: dict) -> None:
 def restore(monkeypatch):
     yield
     monkeypatch.undo()
-    answer._ANSWERS.clear()
+    answer.forget()
     answer._stored.cache_clear()
 
 
@@ -96,7 +96,7 @@ def test_a_stored_claim_edited_alone_is_stale(where, shift):
             with pytest.raises(index.StaleIndex, match=f"code cell at m = {m}, n = {n}"):
                 answer.bounds(m, n, variant, kernel="nonnegative" if stated == "nonnegative" else "signed")
         finally:
-            answer._ANSWERS.clear()
+            answer.forget()
 
 
 @pytest.mark.parametrize("field", ["sha256", "claim"])
@@ -314,7 +314,7 @@ def _shipped_text_with(edit) -> bytes:
 
 def _read_as_computed(monkeypatch, data: bytes) -> None:
     """The hub reads ``data`` as COMPUTED (as if INDEX listed its sha256)."""
-    answer._ANSWERS.clear()
+    answer.forget()
     answer._stored.cache_clear()
     monkeypatch.setattr(answer, "_stored", lambda: stored.parse(data))
 
@@ -336,7 +336,7 @@ def test_a_corrupt_computed_is_stale_naming_it(monkeypatch, restore, capsys, cor
     with pytest.raises(index.StaleIndex, match="COMPUTED is corrupt"):
         answer.bounds(20, 4, "causal")
     for m, n in ((20, 4), (7, 3)):
-        answer._ANSWERS.clear()
+        answer.forget()
         capsys.readouterr()
         assert main(["bound", "--m", str(m), "--n", str(n), "--variant", "causal"]) == 4
         err = capsys.readouterr().err.splitlines()

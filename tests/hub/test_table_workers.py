@@ -31,9 +31,9 @@ def test_a_computed_answer_pickles_with_its_rebuilds(cell, variant):
 
 def test_a_table_of_computed_cells_is_the_same_in_two_processes_as_in_one():
     ms, ns = [2, 3, 5], [9, 10]
-    answer._ANSWERS.clear()
+    answer.forget()
     alone = [a.to_json() for a in answer.table(ms, ns, jobs=1)]
-    answer._ANSWERS.clear()
+    answer.forget()
     pooled = [a.to_json() for a in answer.table(ms, ns, jobs=2)]
     assert pooled == alone
     assert [(a["m"], a["n"]) for a in pooled] == [(m, n) for m in ms for n in ns]

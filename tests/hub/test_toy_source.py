@@ -20,7 +20,7 @@ from kernelbounds.hub import answer, index
 def _clear() -> None:
     for cached in (index.index_meta, index.entries, index.shipped_claims, index.read_shipped, answer._committed, answer._stored, sources.cell):
         cached.cache_clear()
-    answer._ANSWERS.clear()
+    answer.forget()
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ OTHER_UID = 65534  # nobody
 def _fresh():
     folders._MEMO.clear()
     cache.WARNED.clear()
-    answer._ANSWERS.clear()
+    answer.forget()
 
 
 def _reencoded(name: str) -> bytes:
