@@ -183,11 +183,14 @@ def bound(m: int, n: int, variant: str = "position-independent", certificates: s
     return _bound_of(bounds(m, n, variant, certificates, kernel))
 
 
-def symmetric_head(m: int, n: int, rank: int, cycles: str = "auto", seconds: int | None = None, time_limit: int = 900, seed: int = 0, nonnegative: bool = True):
+def symmetric_head(m: int, n: int, rank: int, cycles: str = "auto", seconds: int | None = None, time_limit: int = 900, seed: int = 0, nonnegative: bool = True,
+                   starts: int = 1):
     """Search a head of the symmetry ansatz (THEORY U5, as `kernelbounds general-head
     --symmetric`): key features equivariant under the permutation ``cycles`` (cycle
-    notation, or "auto": every cycle type of S_m of order <= rank in turn), at most
-    ``seconds`` per permutation and ``time_limit`` in all.  Returns the sweep
+    notation, or "auto": every cycle type of S_m of order <= rank in turn; "()", the
+    identity, searches every head of the rank, as `general-head` without --symmetric),
+    from seeds ``seed``, ..., ``seed + starts - 1`` each, at most ``seconds`` per run and
+    ``time_limit`` in all.  Returns the sweep
     (``upperbounds.symmetricsweep.Sweep``): ``.found`` is the certified head (its exact
     ``worst_error`` and ``certificate()``) or None, which proves nothing."""
     from .upperbounds import symmetricsweep
@@ -197,11 +200,12 @@ def symmetric_head(m: int, n: int, rank: int, cycles: str = "auto", seconds: int
     arguments.whole("rank", rank, 1, 64)
     arguments.whole("seed", seed, 0, 2**31)
     arguments.whole("time_limit", time_limit, 1, 86400)
+    arguments.whole("starts", starts, 1, 10**4)
     if seconds is not None:
         arguments.whole("seconds", seconds, 1, 86400)
     if not isinstance(cycles, str):
         raise InvalidArgument(f"cycles must be a string in cycle notation or 'auto', not {type(cycles).__name__}")
-    return symmetricsweep.sweep(m, n, rank, cycles, seconds, time_limit, seed, bool(nonnegative))
+    return symmetricsweep.sweep(m, n, rank, cycles, seconds, time_limit, seed, bool(nonnegative), starts=starts)
 
 
 def witness(m: int, n: int, target_rank: int, variant: str = "position-independent") -> Bound | None:

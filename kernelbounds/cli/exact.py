@@ -24,21 +24,21 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "general-head",
-        help="search a general head of a given rank (psi by alternating LPs), certified exactly",
-        description="Search key features psi of rank R (random starts, alternating per-query and joint LPs, local moves); the best head with a positive least margin is rationalised and its exact worst error over every input decides (THEORY U5). Finding none proves nothing.",
-        epilog=f"{EXITS}\nexit 3 when --symmetric reaches --time-limit without a head (one line: the permutation, the iteration and the best margin reached).\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json",
+        help="search a general head of a given rank (alternating central LPs, or the L1 relaxation), certified exactly",
+        description="Search a head of feature rank R (THEORY U5): one LP per query alternating with one LP in the key features, each solved at a central point over the active token rows, from seeded starts (every head of rank R, or with --symmetric the symmetry ansatz; with --l1 the L1 relaxation instead); a head with a positive least margin is rationalised and its exact worst error over every input decides. Finding none proves nothing.",
+        epilog=f"{EXITS}\nexit 3 when --time-limit is reached without a head (one line: where the search was).\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json (under a second)",
     )
     size_options(p, m=(1, 10), n=(2, 8), m_note=" (up to 8 without --l1)")
     p.add_argument("--rank", type=positive("--rank", 1, 64), required=True, help="feature rank R, 1..64")
-    p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=8, help="random starts, 1..10000 (default 8)")
+    p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=None, help="seeded starts from --seed on, 1..10000 (default 8; with --symmetric 1 per permutation)")
     p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0, help=f"random seed, 0..{2**31} (default 0)")
     p.add_argument("--signed", action="store_true", help="allow signed key features (the kernel stays nonnegative)")
     p.add_argument("--verbose", action="store_true", help="print the search's progress on standard error")
     p.add_argument("--symmetric", metavar="CYCLES", help="the symmetry ansatz of THEORY U5: key features equivariant under this coordinate permutation, e.g. '(012)(345)' (order k <= R; the other R - k features are functions of the pi-orbit), or 'auto' to try every cycle type of S_m of order <= R in turn")
     p.add_argument("--l1", action="store_true", help="the L1 relaxation of THEORY U5 (n = 3): a gradient search for a kernel meeting L1, integer features, one readout LP per query, exact decision; --starts seeds from --seed on")
-    p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=None, help="with --symmetric: wall-clock seconds per permutation, 1..86400 (default: the time limit)")
-    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=900, help="with --symmetric or --l1: wall-clock seconds for the whole search, 1..86400 (default 900); reached without a head: one line and exit 3")
-    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, worst_error, starts, seconds, output (with --symmetric: permutation and iterations instead of starts; margin and timed_out when nothing is found)")
+    p.add_argument("--seconds", type=positive("--seconds", 1, 86400), default=None, help="without --l1: wall-clock seconds per start, 1..86400 (default: the time limit)")
+    p.add_argument("--time-limit", type=positive("--time-limit", 1, 86400), default=900, help="wall-clock seconds for the whole search, 1..86400 (default 900); reached without a head: one line and exit 3")
+    output_options(p, "write the explicit-head certificate here ('-' for standard output)", "m, n, rank, found, starts, permutation, iterations, worst_error, seconds, output (margin and timed_out instead of worst_error when nothing is found; with --l1 seed instead of permutation and iterations)")
     p.set_defaults(func=run_general)
 
 
@@ -79,34 +79,21 @@ def run_general(args) -> int:
         return run_l1(args)
     if args.m > 8:
         raise UserError(f"--m {args.m}: at most 8 without --l1")
-    if args.symmetric:
-        return run_symmetric(args)
-    from ..upperbounds import generalheads, headsearch
-
-    res = headsearch.search(args.m, args.n, args.rank, starts=args.starts, seed=args.seed, nonnegative=not args.signed, verbose=args.verbose)
-    if res.head is None:
-        if args.json:
-            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "margin": res.margin, "starts": res.starts, "seconds": round(res.seconds, 3), "output": None})
-        print(f"kernelbounds: no rank-{args.rank} head found at m = {args.m}, n = {args.n} (best least margin {res.margin:.6f}, {res.starts} starts, {res.seconds:.1f} s); this proves nothing", file=sys.stderr)
-        return 1
-    err = generalheads.worst_error(res.head)[0]
-    if args.output:
-        write_doc(generalheads.certificate(res.head), args.output)
-    if args.json:
-        emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": True, "worst_error": rational(err), "starts": res.starts, "seconds": round(res.seconds, 3), "output": args.output})
-    elif args.output != "-":
-        print(f"m = {args.m}, n = {args.n}: a rank-{args.rank} head, worst error {err} (exact, every input): r* <= {args.rank}  ({res.starts} starts, {res.seconds:.1f} s)")
-    return 0
+    return run_central(args)
 
 
-def run_symmetric(args) -> int:
-    """general-head --symmetric: the library's sweep (upperbounds/symmetricsweep.py) with
-    progress on a terminal (or lines with --verbose) and a wall-clock time limit (exit 3)."""
+def run_central(args) -> int:
+    """general-head without --l1: the library's sweep (upperbounds/symmetricsweep.py) under
+    the identity (every head of the rank) or the --symmetric permutation(s), from --starts
+    seeds each, with progress on a terminal (or lines with --verbose) and a wall-clock time
+    limit (exit 3)."""
     from ..progress import bar
     from ..upperbounds import symmetricsweep
     from ._common import UserError
 
-    with bar(None, "general-head --symmetric", "iteration") as shown_bar:
+    cycles = args.symmetric or "()"
+    starts = args.starts or (1 if args.symmetric else 8)
+    with bar(None, "general-head", "iteration") as shown_bar:
 
         def report(p):
             shown_bar.set_postfix_str(p.line(), refresh=False)
@@ -115,21 +102,23 @@ def run_symmetric(args) -> int:
                 print(p.line(), file=sys.stderr, flush=True)
 
         try:
-            found = symmetricsweep.sweep(args.m, args.n, args.rank, args.symmetric, args.seconds, args.time_limit, args.seed, not args.signed, report)
+            found = symmetricsweep.sweep(args.m, args.n, args.rank, cycles, args.seconds, args.time_limit, args.seed, not args.signed, report, starts=starts)
         except ValueError as exc:
             raise UserError(str(exc).replace("> rank", "> --rank")) from None
     res, last, shown, total = found.result, found.last, found.permutation, found.seconds
     if found.found is None:
         if args.json:
-            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "permutation": shown, "margin": res.margin if res else None,
+            emit_json({"m": args.m, "n": args.n, "rank": args.rank, "found": False, "starts": starts, "permutation": shown, "margin": res.margin if res else None,
                        "iterations": res.iterations if res else 0, "timed_out": found.out_of_time, "seconds": round(total, 3), "output": None})
         where = f"at pi = {shown}, iteration {last.iteration}, best margin {last.best:.3e}" if last else "before the first iteration"
         if found.out_of_time:
             print(f"kernelbounds: time limit of {args.time_limit} s reached {where}; no rank-{args.rank} head found at m = {args.m}, n = {args.n} (this proves nothing)", file=sys.stderr)
             return 3
-        print(f"kernelbounds: no rank-{args.rank} head of the symmetry ansatz found at m = {args.m}, n = {args.n} ({len(found.permutations)} permutation(s), {total:.1f} s, the margin stopped growing {where}); this proves nothing", file=sys.stderr)
+        print(f"kernelbounds: no rank-{args.rank} head found at m = {args.m}, n = {args.n} ({len(found.permutations)} permutation(s), {starts} start(s) each, {total:.1f} s, "
+              f"the margin stopped growing {where}); this proves nothing", file=sys.stderr)
         return 1
-    return _found(args, found.found, f"pi = {shown}, {res.ansatz.t} orbit feature(s)", total, permutation=shown, iterations=res.iterations)
+    how = "every head of the rank" if shown == "()" else f"pi = {shown}, {res.ansatz.t} orbit feature(s)"
+    return _found(args, found.found, how, total, starts=starts, permutation=shown, iterations=res.iterations)
 
 
 def _found(args, found, how: str, total: float, **extra) -> int:
@@ -160,7 +149,7 @@ def run_l1(args) -> int:
     start = time.monotonic()
     until = start + args.time_limit
     res, tried = None, 0
-    for seed in range(args.seed, args.seed + args.starts):
+    for seed in range(args.seed, args.seed + (args.starts or 8)):
         left = until - time.monotonic()
         if left <= 0:
             break

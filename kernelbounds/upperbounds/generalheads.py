@@ -11,7 +11,7 @@ y = sum_{z in q+M} w_q(z) F(q, z) / sum w_q(z) with w_q(z) = <phi_Q(q), psi_K(z)
 level t is (q, a, b, ..., b) with <q,a> = t, <q,b> >= t: the least (or largest) term at
 level t once and the least term at levels >= t n-2 times.  So every claim over all
 2^m C(2^m+n-2, n-1) inputs is decided exactly in O(4^m m) steps, and the LPs of the search
-(:mod:`.headsearch`) need only the family of inputs (q, a, b^(n-2)) (:func:`kernelbounds.classes.extreme_class_inputs`).
+(:mod:`.centralsearch`) need only the family of inputs (q, a, b^(n-2)) (:func:`kernelbounds.classes.extreme_class_inputs`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,13 @@
 """The symmetry ansatz's sweep (THEORY U5, "Symmetry ansatz"): heads whose key features are
 equivariant under a coordinate permutation pi, searched by central points and lazy token
 rows (``centralsearch.search``) for one given permutation or, with ``"auto"``, for every
-cycle type of S_m of order <= the rank in turn, under a wall-clock time limit.  A head
-found is certified exactly (``Found``: the worst error over every input); finding none
-proves nothing.  `kernelbounds general-head --symmetric` and ``kb.symmetric_head`` run it.
+cycle type of S_m of order <= the rank in turn, each from one or more seeded starts, under
+a wall-clock time limit.  Under the identity ``"()"`` the ansatz is every head of the rank
+(t = R - 1 orbit features on one-token orbits): the general search.  A head found is
+certified exactly (``Found``: the worst error over every input); finding none proves
+nothing.  `kernelbounds general-head` and ``kb.symmetric_head`` run it; it is the
+project's one alternation engine (the L1 relaxation, ``l1relaxation``, is the other search,
+a gradient one, for n = 3).
 """
 
 from __future__ import annotations
@@ -58,10 +62,10 @@ def permutations(m: int, rank: int, cycles: str = "auto") -> list[tuple[int, ...
 
 
 def sweep(m: int, n: int, rank: int, cycles: str = "auto", seconds: float | None = None, time_limit: float = 900.0, seed: int = 0, nonnegative: bool = True,
-          report: Callable[[centralsearch.Progress], None] | None = None, clock: Callable[[], float] = time.monotonic) -> Sweep:
-    """Search each permutation in turn (at most ``seconds`` each, ``time_limit`` in all)
-    until a head is found; ``report(progress)`` after every iteration (its
-    ``seconds_left`` is the whole sweep's)."""
+          report: Callable[[centralsearch.Progress], None] | None = None, clock: Callable[[], float] = time.monotonic, starts: int = 1) -> Sweep:
+    """Search each permutation in turn from seeds ``seed``, ..., ``seed + starts - 1`` (at
+    most ``seconds`` each run, ``time_limit`` in all) until a head is found;
+    ``report(progress)`` after every iteration (its ``seconds_left`` is the whole sweep's)."""
     perms = permutations(m, rank, cycles)
     start = clock()
     until = start + time_limit
@@ -74,12 +78,13 @@ def sweep(m: int, n: int, rank: int, cycles: str = "auto", seconds: float | None
         if report is not None:
             report(p)
 
-    for pi in perms:
+    runs = [(pi, s) for pi in perms for s in range(seed, seed + starts)]
+    for pi, s in runs:
         left = until - clock()
         if left <= 0:
             break
         ansatz = symmetric.Ansatz(m, pi, rank - symmetric.order(pi))
-        res = centralsearch.search(ansatz, n, seconds=min(left, seconds or left), seed=seed, nonnegative=nonnegative, report=progress)
+        res = centralsearch.search(ansatz, n, seconds=min(left, seconds or left), seed=s, nonnegative=nonnegative, report=progress)
         if res.found is not None:
             break
     out_of_time = (res is None or res.found is None) and (clock() >= until or (res is not None and res.timed_out))
