@@ -2,11 +2,13 @@
 (read with `git show REV:path`, so any commit can be measured), in two readings.
 
 **Soundness** (what a reviewer reads to trust a VALID verdict): the dispatcher
-(checker/__init__.py and rules/__init__.py with the checker modules they import, the rule
-modules of the registries left out) and the rule module of K with every checker module it
-imports, transitively (imports inside functions count, imports under ``if TYPE_CHECKING:``
-do not: they never run), never following an import of the robustness layer (ROBUSTNESS:
-checker/budget.py, which bounds a check's resources and cannot make a verdict VALID).
+(checker/dispatch.py, or checker/__init__.py at revisions before it, and rules/__init__.py,
+with the checker modules they import, the rule modules of the registries left out) and the
+rule module of K with every checker module it imports, transitively (imports inside
+functions count, imports under ``if TYPE_CHECKING:`` do not: they never run), never
+following an import of the robustness layer (ROBUSTNESS: checker/budget.py, which bounds a
+check's resources and cannot make a verdict VALID, and the entry points around the
+dispatcher, checker/entry.py and the package's re-exporting __init__.py, where they exist).
 **Robustness** adds that layer with what it imports (the runtime guard) and K's work
 estimate (the module ``ESTIMATES`` names for K in budget.py), the other kinds' left out.
 Revisions before the layer existed have one reading (both columns equal).  Two counts each:
@@ -28,7 +30,12 @@ from lab import REPO
 
 CHECKER = "kernelbounds/checker"
 ROBUSTNESS = "budget.py"  # the robustness layer: reading limits, the work estimates' registry, the runtime guard
-DISPATCHER = ("__init__.py", "rules/__init__.py")
+ENTRY = ("entry.py", "__init__.py")  # reading a file, estimating, re-exporting (robustness, where dispatch.py exists)
+
+
+def dispatcher(src: dict[str, str]) -> tuple[str, ...]:
+    """The dispatcher's files at a revision: dispatch.py once it exists, __init__.py before."""
+    return ("dispatch.py" if "dispatch.py" in src else "__init__.py", "rules/__init__.py")
 
 
 def _git(*args: str) -> str:
@@ -135,11 +142,13 @@ def table(rev: str) -> tuple[dict[str, Reading], Reading]:
     layer = ROBUSTNESS in src
     estimates = {k: f"rules/{v}.py" for k, v in registry(src[ROBUSTNESS], ("ESTIMATES", "NAMING_ESTIMATES")).items()} if layer else {}
     edges = {p: imports(p, t, known) for p, t in src.items()}
-    registries = set(DISPATCHER) | {ROBUSTNESS}
+    core_files = dispatcher(src)
+    robust = ({ROBUSTNESS} | ({f for f in ENTRY if f in src} if "dispatch.py" in src else set())) if layer else set()
+    registries = set(core_files) | {ROBUSTNESS}
     cut = {p: (deps - rule_files - set(estimates.values()) if p in registries else deps) for p, deps in edges.items()}
-    sound = {p: deps - {ROBUSTNESS} for p, deps in cut.items()}
-    core = closure(set(DISPATCHER), sound)
-    core_all = closure(set(DISPATCHER) | ({ROBUSTNESS} if layer else set()), cut)
+    sound = {p: deps - robust for p, deps in cut.items()}
+    core = closure(set(core_files), sound)
+    core_all = closure(set(core_files) | robust, cut)
 
     def size(files: set[str]) -> tuple[int, int]:
         return sum(len(src[f].splitlines()) for f in files), sum(code_lines(src[f]) for f in files)

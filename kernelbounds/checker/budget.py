@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from . import guard as _guard
-from .errors import INTERNAL, LIMIT, MALFORMED, LimitExceeded, Malformed, Rejection
+from .errors import INTERNAL, LIMIT, MALFORMED, LimitExceeded, Malformed
 from .limits import Limits
 from .search import Search
 from .rules import (construction_work, crossing_work, directsum_work, explicit, levelfamily_work, levelminimality_work, lowerbound_work, multiblock_work, orthant_work,
@@ -123,30 +123,6 @@ def within_budget(work: int, limits: Limits) -> None:
         raise LimitExceeded("", f"the work estimate {show(work)} units is over the budget work_budget = {limits.work_budget} (about {show(work // 10**7)} s); nothing was checked")
 
 
-def estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:
-    """The rule's work estimate for a certificate's bytes: the number ``check_bytes``
-    compares with ``work_budget`` before checking (``path``: where the file lies, for a kind
-    that names files beside it).  A Rejection when the file is refused before it."""
-    from . import NAMING, REGISTRY, document, read_header, service_for
-
-    limits = limits or Limits()
-    doc = document(data, limits)
-    kind = read_header(doc)
-    if kind not in REGISTRY and kind not in NAMING:
-        raise Malformed("/kind", f"unknown certificate kind {show(kind)}")
-    return kind_estimate(kind, doc, limits, service_for(kind, path, (), limits))
-
-
-def work_estimate(data: bytes, limits: Limits | None = None, path: str = "<bytes>") -> int:
-    """:func:`estimate`, or 0 when the file is refused before it (too large, unparsable, an
-    unknown kind, a document its rule cannot size).  For scheduling and progress only: it
-    decides nothing."""
-    try:
-        return estimate(data, limits, path)
-    except (Rejection, MemoryError, RecursionError, ValueError, TypeError, KeyError):
-        return 0
-
-
 def search(path: str, explicit: tuple[str, ...], limits: Limits) -> Search:
     """The search for the files a certificate at ``path`` names by sha256 (search.py)."""
     return Search(path, explicit, limits, read_input)
@@ -179,24 +155,6 @@ def guarded(task: Callable[[], Verdict], path: str, limits: Limits, guard: bool)
 
 def _mib(amount: int) -> str:
     return f"{amount / 2**30:g} GiB" if amount >= 2**30 and amount % 2**28 == 0 else f"{amount / 2**20:g} MiB"
-
-
-def check_file(path: str, limits: Limits | None = None, guard: bool = True, bases: list[str] | tuple[str, ...] | None = None) -> Verdict:
-    """Check one file (``-`` = standard input): read it within the limits, then check it
-    (under the runtime guard unless ``guard=False``; ``bases``: see :func:`check_bytes`)."""
-    from . import check_bytes
-
-    limits = limits or Limits()
-    problem = limits.guard_problem() if isinstance(limits, Limits) else f"limits must be a Limits, not {type(limits).__name__}"
-    if problem:
-        return Verdict(path, MALFORMED, reason=f"unusable limits: {problem}")
-    try:
-        data = read_input(path, limits)
-    except Rejection as rej:
-        return Verdict(path, rej.code, pointer=rej.pointer, reason=rej.reason)
-    except MemoryError:
-        return Verdict(path, LIMIT, reason="out of memory while reading the file")
-    return check_bytes(data, path, limits, guard, bases)
 
 
 def read_input(path: str, limits: Limits) -> bytes:
