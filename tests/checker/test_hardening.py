@@ -87,12 +87,12 @@ def test_reading_is_bounded_for_files_and_stdin(tmp_path):
 
 
 def test_memory_error_is_a_resource_limit(monkeypatch):
-    import kernelbounds.checker as checker
+    from kernelbounds.checker import dispatch
 
     def boom(data):
         raise MemoryError
 
-    monkeypatch.setattr(checker, "parse_json", boom)
+    monkeypatch.setattr(dispatch, "parse_json", boom)
     assert check_bytes(b"{}").code == 3
 
 
