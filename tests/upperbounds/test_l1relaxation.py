@@ -73,6 +73,50 @@ def test_loss_gradient_matches_central_differences(m, r, seed, where):
         assert fd == pytest.approx(G[i, j], rel=1e-4, abs=1e-5)
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(3, 5), st.integers(1, 4), st.integers(0, 2**16), st.data())
+def test_loss_gradient_matches_central_differences_where_some_d_is_below_the_floor(m, r, seed, data):
+    """Where a token's column makes D_q(z) = K(q,q) + 2K(q,z) negative in (almost) every row,
+    the analytic gradient in that token's features still equals the central difference
+    quotient: log D is taken of max(D, delta * max |K|), flat below the floor, so those
+    entries carry no L1 gradient (the positivity hinge alone moves them).  The token z0 has
+    psi(z0) = -3/4 psi(z1) with psi(z1) > every other psi entrywise, so every row's largest
+    |K| stays at z1 and the threshold does not move with psi(z0)."""
+    rng = np.random.default_rng(seed)
+    T = 1 << m
+    z0, z1 = data.draw(st.lists(st.integers(0, T - 1), min_size=2, max_size=2, unique=True))
+    j = data.draw(st.integers(0, r - 1))
+    P, S = 0.5 + rng.random((T, r)), 0.5 + rng.random((T, r))
+    S[z1] = 2 + rng.random(r)
+    S[z0] = -0.75 * S[z1]
+    f = l1.L1Loss(m, gamma=0.05, tau=0.05, delta=1e-3)
+    _, _, gS, K, _ = f(P, S)
+    D = K.diagonal()[:, None] + 2 * K
+    below = D[:, z0] < f.delta * np.abs(K).max(axis=1)
+    assert below.sum() >= T - 2  # the premise: column z0 is below the floor but in rows z0, z1
+    e = 1e-6
+    hi, lo = S.copy(), S.copy()
+    hi[z0, j] += e
+    lo[z0, j] -= e
+    fd = (f(P, hi)[0] - f(P, lo)[0]) / (2 * e)
+    assert fd == pytest.approx(gS[z0, j], rel=1e-4, abs=1e-5)
+
+
+def test_abandon_compares_the_loss_per_row():
+    """abandon = (s, x) gives a start up at the first slack test from step s on whose loss
+    over 2^m rows is above x, and only then: rank 2 at m = 6 never meets L1 (rho(6) = 4,
+    THEORY U5), so the loss at step 250 is positive; a threshold just below it per row stops
+    the same start there, one just above lets it run on (no slack stall is possible after
+    three tests)."""
+    m, T = 6, 64
+    free = l1.kernel_search(m, 2, seed=0, steps=500)
+    assert free.steps == 500
+    loss = dict((step, x) for step, x, _ in free.history)[250]
+    assert loss > 0
+    assert l1.kernel_search(m, 2, seed=0, steps=500, abandon=(250, 0.99 * loss / T)).steps == 250
+    assert l1.kernel_search(m, 2, seed=0, steps=500, abandon=(250, 1.01 * loss / T)).steps == 500
+
+
 @pytest.mark.parametrize(("m", "rank", "seed"), [(4, 2, 0), (5, 3, 0), (6, 4, 1)])
 def test_search_finds_a_head_at_the_exact_rank_and_the_checker_accepts_it(m, rank, seed):
     """r*(4, 3) = 2, r*(5, 3) = 3, r*(6, 3) = 4 (THEORY U5, U6, U7): the L1 relaxation finds a
