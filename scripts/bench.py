@@ -408,7 +408,7 @@ def job_central_search_m8():
 
 
 def job_check_l1_m10():
-    return _check("explicit-head-m10-n3-r11.json")
+    return _check("explicit-head-m10-n3-r10.json")
 
 
 def _l1_search(m: int, rank: int, seed: int):

@@ -25,10 +25,10 @@ from __future__ import annotations
 from .budget import json_memory, read_input
 from .dispatch import check_bytes, decide, document, judge, service_for
 from .entry import check_file, estimate, work_estimate
-from .errors import Code
+from .errors import INTERNAL, INVALID, LIMIT, MALFORMED, VALID, Code
 from .limits import Limits
 from .rules import REGISTRY
 from .verdict import Verdict, bounded
 
-__all__ = ["Code", "Verdict", "Limits", "bounded", "check_bytes", "check_file", "decide", "document", "estimate", "json_memory", "judge", "read_input", "service_for",
+__all__ = ["Code", "VALID", "INVALID", "MALFORMED", "LIMIT", "INTERNAL", "Verdict", "Limits", "bounded", "check_bytes", "check_file", "decide", "document", "estimate", "json_memory", "judge", "read_input", "service_for",
            "work_estimate", "REGISTRY"]

@@ -77,3 +77,17 @@ def test_the_hub_reaches_generators_only_through_the_registry():
     direct = [(a, b) for a in hub for b in g[a] if b.startswith(GENERATORS)]
     assert not direct, direct
     assert any(b.startswith("kernelbounds.sources") for a in hub for b in g[a])
+
+
+def test_every_imported_name_exists():
+    """Every ``from kernelbounds.X import name`` in the package names something X defines or
+    re-exports (a function-level import fails only when its function runs: this finds it first)."""
+    import importlib
+
+    known = _modules()
+    missing = []
+    for name, path in known.items():
+        for target, imported in _imports(name, path, known):
+            if imported and imported != "*" and target in known and not hasattr(importlib.import_module(target), imported):
+                missing.append(f"{name}: from {target} import {imported}")
+    assert not missing, missing
