@@ -30,8 +30,9 @@ CHEAP = {
     ("refute", "m"): 6, ("refute", "rank"): 3, ("refute", "time_limit"): 5,
 }
 # The whole range except where one answer takes many minutes by design (upper's LP search
-# at m > 12, witness searches beyond m = 64).
-SLOW = {("upper", "m"): 12, ("witness", "m"): 64, ("general-head", "m"): 5, ("general-head", "starts"): 20, ("general-head", "rank"): 8,
+# at m > 12, witness searches beyond m = 64, a table's cells beyond the stored n <= 8: each
+# is a code search now, about 1.5 minutes per n over the default m = 1..256 on 2 cores).
+SLOW = {("upper", "m"): 12, ("witness", "m"): 64, ("table", "n"): 10, ("general-head", "m"): 5, ("general-head", "starts"): 20, ("general-head", "rank"): 8,
         ("refute", "time_limit"): 60}
 FILES = {"output", "plot", "head", "family", "files", "dir"}
 
