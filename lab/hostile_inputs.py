@@ -327,36 +327,31 @@ def t1_foreign_owned_entry(s: Path) -> Outcome:
     return _refused(s, lambda cache, entry: os.chown(entry, NOBODY, NOBODY), "exit 0, 25, warning (entry of another user)")
 
 
+def _symlinked(s: Path, which: Callable[[Path, Path], Path], what: str) -> Outcome:
+    """A forged cache where one path (``which(cache, entry)``) is moved away and replaced by
+    a symbolic link to where it went: the hub must ignore the cache with a warning."""
+    folder, cache, forged = forged_setup(s)
+    path = which(cache, write_entry(cache, forged))
+    moved = s / f"moved-{path.name}"
+    os.replace(path, moved)
+    os.symlink(moved, path)
+    r = ask(s, folder, cache)
+    return never_26(r, f"exit 0, 25, warning ({what} is a symbolic link)", need=(f"ignoring {cache}",))
+
+
 @case(1)
 def t1_symlinked_entry(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    path = write_entry(cache, forged)
-    elsewhere = s / "elsewhere.json"
-    os.replace(path, elsewhere)
-    os.symlink(elsewhere, path)
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (entry is a symbolic link)", need=(f"ignoring {cache}",))
+    return _symlinked(s, lambda cache, entry: entry, "entry")
 
 
 @case(1)
 def t1_symlinked_verdicts(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    real = s / "realverdicts"
-    os.replace(cache / "verdicts", real)
-    os.symlink(real, cache / "verdicts")
-    r = ask(s, folder, cache)
-    return never_26(r, "exit 0, 25, warning (verdicts/ is a symbolic link)", need=(f"ignoring {cache}",))
+    return _symlinked(s, lambda cache, entry: cache / "verdicts", "verdicts/")
 
 
 @case(1)
 def t1_symlinked_cache_root(s: Path) -> Outcome:
-    folder, cache, forged = forged_setup(s)
-    write_entry(cache, forged)
-    link = s / "cachelink"
-    os.symlink(cache, link)
-    r = ask(s, folder, link)
-    return never_26(r, "exit 0, 25, warning (cache folder is a symbolic link)", need=(f"ignoring {link}",))
+    return _symlinked(s, lambda cache, entry: cache, "cache folder")
 
 
 @case(1)
