@@ -84,7 +84,7 @@ def main() -> int:
         ok = r.returncode == expected(line)
         print(f"  {'ok' if ok else 'FAILED'} ({time.time() - t:.1f} s, exit {r.returncode}): {line[:100]}")
         if not ok:
-            failures.append((line, r.returncode, r.stderr.strip().splitlines()[-1:] or [""]))
+            failures.append((line, r.returncode, (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:] or [""]))  # the last line that says why
     for line, code, err in failures:
         print(f"documented command failed (exit {code}): {line}\n    {err[0]}", file=sys.stderr)
     print(f"documented commands: {ran} run from an empty folder, {len(failures)} failed, {len(seen) - ran} skipped ({time.time() - start:.0f} s)")
