@@ -24,7 +24,7 @@ def register(sub) -> None:
     p.add_argument("--readout", choices=["affine", "free", "best"], default="best", help="--search: readout F = <q,z> - 1/2 + eps, a free table f_p(l), or the better")
     p.add_argument("--nonnegative", action="store_true", help="nonnegative features only (the upper_nonnegative column; --search: families with every g_j >= 0)")
     p.add_argument("--prove-minimal", action="store_true", help="--search: add exact Motzkin multipliers refuting every maximal cheaper support")
-    add_json(p, "the answer (m, n, upper, nonnegative, method, theory, certificate, from_m, ...) or, with --search, m, n, rank, basis, readout, support, value_dim, nonnegative_features, minimal_in_family, families")
+    add_json(p, "the answer (m, n, upper, nonnegative, method, theory, certificate, from_m, from_n, ...) or, with --search, m, n, rank, basis, readout, support, value_dim, nonnegative_features, minimal_in_family, families")
     p.add_argument("-o", "--output", help="write the certificate here (the answer's, or with --search the best family's)")
     certificates_option(p)
     p.set_defaults(func=run)

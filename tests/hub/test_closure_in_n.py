@@ -107,3 +107,20 @@ def test_every_shipped_head_solves_every_shorter_length_exactly():
             verdict = check_bytes(canonical_json(generalheads.certificate(replace(head, n=n))).encode("ascii"))
             assert verdict.code == 0, (name, n, verdict.reason)
             assert (verdict.claim["side"], verdict.claim["value"], verdict.claim["n"]) == ("upper", head.rank, n)
+
+
+def test_the_api_the_cli_and_the_hub_name_the_same_carried_length(capsys):
+    """At (4, 3) the nonnegative-features upper side is r* = 2 itself, proved by the rank-2
+    head with nonnegative features at n = 7 (the one at n = 8 has signed features)."""
+    import json
+
+    import kernelbounds as kb
+    from kernelbounds.cli import main
+
+    side = answer.bounds(4, 3).upper_nonnegative
+    assert (side.value, side.from_n, side.certificate) == (2, 7, "explicit-head-m04-n7-r2.json")
+    up = kb.upper(4, 3, nonnegative=True)
+    assert (up.upper, up.from_n, up.certificate) == (2, 7, side.certificate)
+    assert kb.bound(4, 3).upper_nonnegative_from_n == 7
+    assert main(["upper", "--m", "4", "--n", "3", "--nonnegative", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["from_n"] == 7
