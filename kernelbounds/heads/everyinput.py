@@ -51,7 +51,7 @@ import numpy as np
 
 from .enclosures import FLOOR, U, block, certify, denominators, gamma, propose
 from ..levelmin import Found, QueryClasses
-from .exactrows import ExactRows, lcm
+from .exactrows import ExactRows, lcm, scaled
 from .timelimit import check
 from .tables import HeadError, TableHead
 
@@ -350,13 +350,13 @@ def readout_table(head: TableHead, m: int) -> tuple[tuple[Fraction, ...], ...]:
 
     tokens = range(1 << m)
     dv = lcm(*(x.denominator for z in tokens for x in head.value[z]))
-    val = flint.fmpz_mat([[int(x * dv) for x in head.value[z]] for z in tokens]).transpose()
+    val = flint.fmpz_mat([scaled(head.value[z], dv) for z in tokens]).transpose()
     table = []
     for q in tokens:
         w, b = head.readout[q]
         e = lcm(b.denominator, *(x.denominator for x in w))
-        row = (flint.fmpz_mat([[int(x * e) for x in w]]) * val).tolist()[0]
-        be = int(b * e) * dv
+        row = (flint.fmpz_mat([scaled(w, e)]) * val).tolist()[0]
+        be = scaled([b], e)[0] * dv
         table.append(tuple(Fraction(int(f) + be, e * dv) for f in row))
     return tuple(table)
 

@@ -21,6 +21,16 @@ def lcm(*values: int) -> int:
     return out
 
 
+def scaled(values, d: int) -> list[int]:
+    """The integers d*x for the fractions x (d a common multiple of their denominators):
+    one exact division each, no gcd of the huge product, under the time limit."""
+    out = []
+    for x in values:
+        check()
+        out.append(x.numerator * (d // x.denominator))
+    return out
+
+
 class ExactRows:
     """Integer rows of a head over all 2^m tokens, per query q: lists W, U with
     y = sum U / sum W on every multiset (one positive scale per query), from
@@ -36,8 +46,8 @@ class ExactRows:
         val = [head.value[z] for z in tokens]
         self.dk = lcm(*(x.denominator for row in psi for x in row))
         self.dv = lcm(*(x.denominator for row in val for x in row))
-        self.psi = flint.fmpz_mat([[int(x * self.dk) for x in row] for row in psi]).transpose()
-        self.val = flint.fmpz_mat([[int(x * self.dv) for x in row] for row in val]).transpose()
+        self.psi = flint.fmpz_mat([scaled(row, self.dk) for row in psi]).transpose()
+        self.val = flint.fmpz_mat([scaled(row, self.dv) for row in val]).transpose()
 
     def rows(self, queries: list[int]) -> dict[int, tuple[list[int], list[int]]]:
         """{q: (W, U)} for the queries (one flint product per table for all of them)."""
@@ -50,11 +60,11 @@ class ExactRows:
             check()
             p = self.head.phi_q[q]
             d = lcm(*(x.denominator for x in p))
-            phis.append([int(x * d) for x in p])
+            phis.append(scaled(p, d))
             w, b = self.head.readout[q]
             e = lcm(b.denominator, *(x.denominator for x in w))
-            reads.append([int(x * e) for x in w])
-            scales.append((e, int(b * e)))
+            reads.append(scaled(w, e))
+            scales.append((e, scaled([b], e)[0]))
         K = (flint.fmpz_mat(phis) * self.psi).tolist()
         F = (flint.fmpz_mat(reads) * self.val).tolist()
         out = {}

@@ -4,6 +4,7 @@ is enforced while the evaluation runs (heads.timelimit), so a head of 4000-digit
 is exit 3 in about a second, not minutes of exact arithmetic."""
 
 import json
+from fractions import Fraction
 import random
 import time
 
@@ -13,6 +14,7 @@ from hypothesis import given, strategies as st
 
 import kernelbounds as kb
 from kernelbounds.cli import main
+from kernelbounds.heads.exactrows import lcm, scaled
 from kernelbounds.heads.evaluate import SIZE_BITS, estimate_seconds, evaluate_family, number_cost, number_sizes
 from kernelbounds.heads.inputs import Family
 from kernelbounds.heads.tables import load
@@ -84,3 +86,10 @@ def test_the_cost_of_a_step_is_one_up_to_size_bits_and_grows_with_the_bits(a, b)
 def test_the_api_takes_the_time_limit():
     with pytest.raises(TimeLimit):
         kb.evaluate(_huge_head(5), Family.all(5, 3), max_seconds=1)
+
+
+@given(st.lists(st.fractions(max_denominator=10**6), min_size=1, max_size=8), st.integers(min_value=1, max_value=10**6))
+def test_scaling_by_a_common_multiple_is_the_exact_product(values, k):
+    """exactrows.scaled (one division per entry, no gcd of the huge product) is d*x exactly."""
+    d = lcm(*(x.denominator for x in values)) * k
+    assert scaled(values, d) == [int(x * d) for x in values] and all(Fraction(v, d) == x for v, x in zip(scaled(values, d), values, strict=True))
