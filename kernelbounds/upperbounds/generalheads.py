@@ -24,6 +24,8 @@ from ..bits import to_str
 from ..errors import InvalidArgument
 
 HALF = Fraction(1, 2)
+PACK_FROM_M = 8  # from here the readout is written in the packed layout (4^m entries: 65,536 at m = 8)
+ENCODINGS = (("int16-le-base64", "<i2", 15), ("int32-le-base64", "<i4", 31))  # name, numpy dtype, magnitude bits
 
 
 @dataclass(frozen=True)
@@ -88,11 +90,63 @@ def worst_error(head: ExplicitHead) -> tuple[Fraction, tuple[int, tuple[int, ...
 
 def value_dim(F) -> int:
     """The least dv with F(q, z) = <l_q, v(z)> + c_q: the affine rank of the columns
-    F(., z), i.e. rank [F; 1 ... 1] - 1 (exact, FLINT)."""
+    F(., z), i.e. rank [F; 1 ... 1] - 1 (exact: a rank modulo a prime is at most the rank
+    over Q, so a full rank modulo 2^61 - 1 decides it; otherwise FLINT's exact rank)."""
     import flint
 
     rows = [_common(list(row))[0] for row in F] + [[1] * len(F[0])]
+    full, p = min(len(rows), len(rows[0])), 2**61 - 1  # a Mersenne prime
+    if flint.nmod_mat(len(rows), len(rows[0]), [x % p for row in rows for x in row], p).rank() == full:
+        return full - 1
     return flint.fmpz_mat(rows).rank() - 1
+
+
+def readout_layout(F, m: int) -> list | dict:
+    """The JSON of a readout table (docs/certificate-format-v2.md, explicit-head): rows of
+    rationals up to m = 7, the packed layout from m = 8 (over the lcm of all denominators;
+    the rows when the numerators do not fit 32 bits)."""
+    from ..certificate import rational
+
+    if m >= PACK_FROM_M:
+        nums, d = _common([x for row in F for x in row])
+        packed = pack(nums, d)
+        if packed is not None:
+            return packed
+    return [[rational(x) for x in row] for row in F]
+
+
+def pack(numerators: list[int], d: int) -> dict | None:
+    """The packed layout of the table numerators / d (row-major): 16-bit numerators when
+    they fit, else 32-bit; None when they fit neither."""
+    import base64
+
+    import numpy as np
+
+    top = max(max(numerators), -min(numerators) - 1)
+    for name, dtype, bits in ENCODINGS:
+        if top < 2**bits:
+            data = base64.b64encode(np.asarray(numerators, dtype=dtype).tobytes()).decode("ascii")
+            return {"denominator": d, "encoding": name, "numerators": data}
+    return None
+
+
+def unpack(value: dict, T: int) -> tuple[list[list[int]], int]:
+    """Inverse of :func:`pack` for a T x T table: (numerator rows, denominator)."""
+    import base64
+
+    import numpy as np
+
+    dtype = {name: dt for name, dt, _ in ENCODINGS}[value["encoding"]]
+    nums = np.frombuffer(base64.b64decode(value["numerators"], validate=True), dtype=dtype).tolist()
+    return [nums[q * T : (q + 1) * T] for q in range(T)], value["denominator"]
+
+
+def readout_table(value: list | dict, T: int) -> tuple[tuple[Fraction, ...], ...]:
+    """Inverse of :func:`readout_layout`: the readout rows F(q, .) as Fractions."""
+    if isinstance(value, list):
+        return tuple(tuple(Fraction(x) for x in row) for row in value)
+    rows, d = unpack(value, T)
+    return tuple(tuple(Fraction(x, d) for x in row) for row in rows)
 
 
 def certificate(head: ExplicitHead) -> dict:
@@ -118,7 +172,7 @@ def document(head: ExplicitHead, err: Fraction, worst: tuple[int, tuple[int, ...
         head={
             "phi": [[rational(x) for x in row] for row in head.phi],
             "psi": [[rational(x) for x in row] for row in head.psi],
-            "readout": [[rational(x) for x in row] for row in head.F],
+            "readout": readout_layout(head.F, head.m),
         },
         claims={
             "worst_error": rational(err),
@@ -151,7 +205,7 @@ def from_tables(doc: dict) -> ExplicitHead:
     def table(key):
         return tuple(tuple(Fraction(x) for x in row) for row in head[key])
 
-    return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), table("readout"))
+    return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), readout_table(head["readout"], 1 << doc["m"]))
 
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InvalidArgument
+from .generalheads import pack, unpack
 
 HALF = Fraction(1, 2)
 INT_TOP = 30_000  # |phi|, |psi| entries after rounding (THEORY: 30,000 suffices)
@@ -463,19 +464,24 @@ def search(m: int, rank: int, seed: int = 0, n: int = 3, steps: int = 5000, seco
 
 def to_data(found: Found) -> dict:
     """The head as generator data: m, n, the integer features and the readout numerators
-    over fden (rows in token order)."""
-    return {"m": found.m, "n": found.n, "fden": found.fden, "phi": found.Phi, "psi": found.Psi, "readout": found.Fnum}
+    over fden in the certificate's packed layout (``generalheads.pack``; rows of integers
+    when they do not fit 32 bits)."""
+    packed = pack([x for row in found.Fnum for x in row], found.fden)
+    return {"m": found.m, "n": found.n, "fden": found.fden, "phi": found.Phi, "psi": found.Psi, "readout": packed or found.Fnum}
 
 
 def from_data(doc: dict) -> Found:
     """Inverse of :func:`to_data`; the worst error is recomputed exactly (InvalidArgument if
     some kernel value is negative, some denominator is not > 0 or the error is >= 1/2)."""
     m, n, fden = doc["m"], doc["n"], doc["fden"]
+    Fnum, d = (doc["readout"], fden) if isinstance(doc["readout"], list) else unpack(doc["readout"], 1 << m)
+    if d != fden:
+        raise InvalidArgument(f"the stored readout's denominator {d} is not fden = {fden}")
     K = kernel_rows(doc["phi"], doc["psi"])
-    out = exact_worst(m, K, doc["readout"], fden, n)
+    out = exact_worst(m, K, Fnum, fden, n)
     if out is None or out[0] >= HALF:
         raise InvalidArgument("the stored head does not solve length n")
-    return Found(m, n, doc["phi"], doc["psi"], fden, doc["readout"], *out)
+    return Found(m, n, doc["phi"], doc["psi"], fden, Fnum, *out)
 
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "heads" / "l1"

@@ -26,6 +26,11 @@ Checked facts (docs/certificate-format-v2.md, "explicit-head"):
 
 from __future__ import annotations
 
+import base64
+import binascii
+import sys
+from array import array
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
@@ -43,6 +48,9 @@ HALF = Fraction(1, 2)
 MAX_M = 12  # tables have 4^m readout entries
 MAX_RANK = 4096
 VALUE_DIM_M = 8  # FLINT rank of the (2^m + 1) x 2^m readout matrix up to this m
+PACKED = {"int16-le-base64": ("h", 2), "int32-le-base64": ("i", 4)}  # encoding: (array typecode, bytes per entry)
+
+Row = Callable[[int], tuple[list[int], int]]  # q -> (integers, d > 0): the row is integers / d
 
 
 def _log2(x: int) -> int:
@@ -72,11 +80,15 @@ def work(doc: Node, limits: Limits) -> int:
     h_psi = num + den
     claims = doc["claims"].value if isinstance(doc["claims"].value, dict) else {}
     h_e = sum(row_height([claims.get("worst_error")]))
-    total = read_cost(head) + T * r * 3 * lin(h_psi)
+    readout = head.get("readout")
+    packed = _packed_height(readout)
+    total = read_cost({k: v for k, v in head.items() if k != "readout" or packed is None}) + T * r * 3 * lin(h_psi)
+    if packed is not None:
+        total += T * T * 2  # decoding, and one list item per entry
     worst_u, f_bits = 0, []
-    for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(head.get("readout"), T), strict=True)):
+    for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(None if packed is not None else readout, T), strict=True)):
         h_phi = sum(row_height(phi_q))
-        h_f = sum(row_height(f_q))
+        h_f = packed if packed is not None else sum(row_height(f_q))
         h_w = h_phi + h_psi + _log2(r)  # before the row's readout scaling
         h_u = h_w + h_f  # W = d w and U = w F (d the readout row's lcm)
         worst_u = max(worst_u, h_u)
@@ -90,32 +102,95 @@ def work(doc: Node, limits: Limits) -> int:
     return total
 
 
+def _packed_height(readout: object) -> int | None:
+    """The bits of a packed readout's scaled entries (entry width + the denominator's
+    bits), None for the list layout (and for anything check() will refuse)."""
+    if not isinstance(readout, dict):
+        return None
+    encoding = readout.get("encoding")
+    width = PACKED[encoding][1] if isinstance(encoding, str) and encoding in PACKED else 8
+    d = readout.get("denominator")
+    return 8 * width + (d.bit_length() if isinstance(d, int) else 64)
+
+
 def _table(node: Node, rows: int, cols: int) -> list[list[Fraction]]:
     return [[x.rational() for x in row.list(cols, length=cols)] for row in node.list(rows, length=rows)]
 
 
-def _integer_rows(phi: list[list[Fraction]], psi: list[list[Fraction]], F: list[list[Fraction]], pointer: str) -> list[tuple[list[int], list[int]]]:
-    """E1, then per query q integers (W, U) with W = D_q w_q and U = D_q w_q F(q, .) for one
-    D_q > 0: psi is scaled by one common denominator, phi and F row by row."""
-    T = len(psi)
+def _packed(node: Node, T: int) -> Row:
+    """The packed layout of the readout: F(q, z) = numerators[q T + z] / denominator, the
+    numerators little-endian signed integers of 2 or 4 bytes, row-major, in base64."""
+    node.obj({"denominator", "encoding", "numerators"})
+    d = node["denominator"].int(1)
+    code, size = PACKED[node["encoding"].str(tuple(PACKED))]
+    text, chars = node["numerators"].str(), 4 * -(-size * T * T // 3)
+    if len(text) != chars:
+        raise node["numerators"].fail(f"expected {size * T * T} bytes ({T} x {T} entries of {size}) as {chars} base64 characters, got {len(text)}")
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as err:
+        raise node["numerators"].fail(f"not base64: {err}") from None
+    if len(raw) != size * T * T:  # the padding decides the last group's length
+        raise node["numerators"].fail(f"decodes to {len(raw)} bytes, expected {size * T * T}")
+    table = array(code)
+    if table.itemsize != size:  # CPython's h and i are 2 and 4 bytes wherever it runs
+        raise RuntimeError(f"array typecode {code} is {table.itemsize} bytes here")
+    table.frombytes(raw)
+    if sys.byteorder == "big":
+        table.byteswap()
+    return lambda q: (table[q * T : (q + 1) * T].tolist(), d)
+
+
+def _readout(node: Node, T: int) -> Row:
+    """Row q of the readout as (integers, d): the list layout row by row over its lcm, or
+    the packed layout over its one denominator."""
+    if isinstance(node.value, dict):
+        return _packed(node, T)
+    F = _table(node, T, T)
+    return lambda q: scale_to_ints(F[q])
+
+
+def _scaled(phi: list[list[Fraction]], psi: list[list[Fraction]]) -> Callable[[int], list[int]]:
+    """q -> W = D_q w_q, integers for one D_q > 0: psi over one common denominator, phi row by row."""
+    T, r = len(psi), len(psi[0])
     Psi, _ = scale_to_ints([x for row in psi for x in row])
-    r = len(psi[0])
     cols = [Psi[k::r] for k in range(r)]  # column k of the scaled psi
-    rows = []
-    for q in range(T):
+
+    def weights(q: int) -> list[int]:
         Phi, _ = scale_to_ints(phi[q])
         W = [0] * T
         for k in range(r):
             if Phi[k]:
                 c, col = Phi[k], cols[k]
                 W = [a + c * b for a, b in zip(W, col, strict=True)]
-        bad = next((z for z in range(T) if W[z] < 0), None)
+        return W
+
+    return weights
+
+
+def _kernel(phi: list[list[Fraction]], psi: list[list[Fraction]], pointer: str) -> Callable[[int], list[int]]:
+    """E1 on every pair (q, z), then the weights q -> W (recomputed per query, never stored:
+    4^m integers at m = 12)."""
+    weights = _scaled(phi, psi)
+    for q in range(len(psi)):
+        W = weights(q)
+        bad = next((z for z in range(len(W)) if W[z] < 0), None)
         if bad is not None:
             w = sum((a * b for a, b in zip(phi[q], psi[bad], strict=True)), Fraction(0))
             raise Invalid(f"{pointer}/{q}", f"<phi_Q({q}), psi_K({bad})> = {rat(w)} < 0: the kernel takes a negative value")
-        Fq, d = scale_to_ints(F[q])
-        rows.append(([d * w for w in W], [w * f for w, f in zip(W, Fq, strict=True)]))
-    return rows
+    return weights
+
+
+def _integer_rows(weights: Callable[[int], list[int]], readout: Row, T: int) -> Iterator[tuple[list[int], list[int]]]:
+    """Per query q, integers (W, U) with W = D_q w_q and U = D_q w_q F(q, .) for one D_q > 0."""
+    for q in range(T):
+        yield _integer_row(weights, readout, q)
+
+
+def _integer_row(weights: Callable[[int], list[int]], readout: Row, q: int) -> tuple[list[int], list[int]]:
+    W = weights(q)
+    Fq, d = readout(q)
+    return [d * w for w in W], [w * f for w, f in zip(W, Fq, strict=True)]
 
 
 def _least_over_inputs(term: list[int], q: int, t: int, levels: list[int], k: int) -> int:
@@ -125,19 +200,20 @@ def _least_over_inputs(term: list[int], q: int, t: int, levels: list[int], k: in
     return term[q] + at + k * above
 
 
-def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction, pointer: str) -> None:
-    """E2 for one query: every input scored at q has denominator > 0 and |y - t| <= e."""
+def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction, pointer: str, where: str = "") -> None:
+    """E2 for one query: every input scored at q has denominator > 0 and |y - t| <= e
+    (`where` begins each reason: the query, when the pointer cannot name it)."""
     levels = [(q & z).bit_count() for z in range(len(W))]
     en, ed = e.numerator, e.denominator
     for t in range(q.bit_count() + 1):
         if _least_over_inputs(W, q, t, levels, n - 2) <= 0:
-            raise Invalid(pointer, f"some input with least level {t} has denominator <= 0")
+            raise Invalid(pointer, f"{where}some input with least level {t} has denominator <= 0")
         low = [ed * u - (ed * t - en) * w for u, w in zip(U, W, strict=True)]
         if _least_over_inputs(low, q, t, levels, n - 2) < 0:
-            raise Invalid(pointer, f"some input with least level {t} has y < t - {rat(e)}")
+            raise Invalid(pointer, f"{where}some input with least level {t} has y < t - {rat(e)}")
         high = [(ed * t + en) * w - ed * u for u, w in zip(U, W, strict=True)]
         if _least_over_inputs(high, q, t, levels, n - 2) < 0:
-            raise Invalid(pointer, f"some input with least level {t} has y > t + {rat(e)}")
+            raise Invalid(pointer, f"{where}some input with least level {t} has y > t + {rat(e)}")
 
 
 def _error(W: list[int], U: list[int], q: int, others: tuple[int, ...]) -> Fraction:
@@ -164,13 +240,13 @@ def _exhaustive_route(rows: list[tuple[list[int], list[int]]], m: int, n: int) -
     return Fraction(best_num, best_den)
 
 
-def value_dim(F: list[list[Fraction]], max_primes: int | None = None) -> tuple[int | None, int, int]:
-    """(dv or None, primes used, lower bound): dv = rank_Q [F; 1 ... 1] - 1 exactly, by
-    ranks modulo proved primes (``modrank``: one prime when the rank is full, else
-    enough primes to pass the Hadamard bound); None when that needs more than
-    ``max_primes`` primes (the lower bound rank_p - 1 is then all that is known)."""
-    rows = [scale_to_ints(row)[0] for row in F] + [[1] * len(F[0])]
-    rank, used, first = modrank.exact_rank(rows, max_primes)
+def value_dim(F: list[list[int]], max_primes: int | None = None) -> tuple[int | None, int, int]:
+    """(dv or None, primes used, lower bound) for the readout rows F scaled to integers (each
+    by its own d > 0, which keeps the rank): dv = rank_Q [F; 1 ... 1] - 1 exactly, by ranks
+    modulo proved primes (``modrank``: one prime when the rank is full, else enough primes
+    to pass the Hadamard bound); None when that needs more than ``max_primes`` primes (the
+    lower bound rank_p - 1 is then all that is known)."""
+    rank, used, first = modrank.exact_rank([*F, [1] * len(F[0])], max_primes)
     return (None if rank is None else rank - 1), used, first - 1
 
 
@@ -188,28 +264,32 @@ def check(doc: Node, limits: Limits) -> Outcome:
     if r == 0:
         raise Invalid(psi_rows[0].pointer, "the feature rank must be >= 1")
     phi, psi = _table(head["phi"], T, r), _table(head["psi"], T, r)
-    F = _table(head["readout"], T, T)
+    readout = _readout(head["readout"], T)
     claims = doc["claims"].obj({"worst_error", "worst_input", "feature_rank", "value_dim", "nonnegative_features"})
     e = claims["worst_error"].rational()
     routes: list[str] = []
 
-    rows = _integer_rows(phi, psi, F, head["phi"].pointer)
+    weights = _kernel(phi, psi, head["phi"].pointer)
     routes.append(f"kernel: <phi_Q(q), psi_K(z)> >= 0 on all {T * T} pairs")
 
     if e < 0:
         raise Invalid(claims["worst_error"].pointer, "the worst error cannot be negative")
-    for q, (W, U) in enumerate(rows):
-        _extreme_class_route(W, U, q, n, e, head["readout"][q].pointer)
+    packed = isinstance(head["readout"].value, dict)
+    for q, (W, U) in enumerate(_integer_rows(weights, readout, T)):
+        if packed:
+            _extreme_class_route(W, U, q, n, e, head["readout"]["numerators"].pointer, f"query {q} (row {q} of the numerators): ")
+        else:
+            _extreme_class_route(W, U, q, n, e, head["readout"][q].pointer)
     witness = claims["worst_input"].obj({"query", "others"})
     wq = witness["query"].token(m)
     others = tuple(x.token(m) for x in witness["others"].list(n - 1, length=n - 1))
-    expect_equal(claims["worst_error"], e, _error(*rows[wq], wq, others), "the worst error (the error at the claimed worst input)")
+    expect_equal(claims["worst_error"], e, _error(*_integer_row(weights, readout, wq), wq, others), "the worst error (the error at the claimed worst input)")
     if e >= HALF:
         raise Invalid(claims["worst_error"].pointer, f"worst error {rat(e)} >= 1/2: the head does not solve length {n}")
     routes.append(f"extreme classes: every denominator > 0 and |y - t| <= {rat(e)} at all {exhaustive_inputs(m, n)} inputs (per query and least level, the worst multiset is an extreme one (a, b^(n-2))); attained at the claimed input")
 
     if exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
-        literal = _exhaustive_route(rows, m, n)
+        literal = _exhaustive_route(list(_integer_rows(weights, readout, T)), m, n)
         expect_equal(claims["worst_error"], e, literal, "the worst error (exhaustive route)")
         routes.append(f"exhaustive: all {exhaustive_inputs(m, n)} (query, other tokens) inputs over {{0,1}}^{m}, worst error {rat(literal)}")
     else:
@@ -221,7 +301,8 @@ def check(doc: Node, limits: Limits) -> Outcome:
     dv = claims["value_dim"].int(0)
     shown = ""
     if m <= VALUE_DIM_M:
-        f_bits = [max((abs(x).bit_length() for x in scale_to_ints(row)[0]), default=0) for row in F] + [1]
+        F = [readout(q)[0] for q in range(T)]
+        f_bits = [max((abs(x).bit_length() for x in row), default=0) for row in F] + [1]
         per = modrank.per_prime(f_bits, T)
         derived, used, low = value_dim(F, max(1, budget_left(limits, amount) // per + 1))
         if derived is not None:
