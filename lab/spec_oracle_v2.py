@@ -37,6 +37,7 @@ where the spec names the checker's method:
 
 from __future__ import annotations
 
+import base64
 import re
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement, pairwise
@@ -46,6 +47,7 @@ from math import comb, lcm
 from lab.spec_oracle import least_r  # O5's least r, by the v1 oracle's scan r = 1, 2, ... from the definition
 
 RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
+BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")  # RFC 4648 §4 text; its length is checked apart
 MAX_CLASS_TERMS = 3_000_000  # extreme level classes (level-family)
 MAX_LITERAL_CLASS_TERMS = 12_000  # level classes x n terms: the literal second route
 MAX_LITERAL_INPUTS = 250_000  # inputs evaluated one by one
@@ -442,7 +444,7 @@ def explicit_head(doc) -> bool | None:
     r = len(phi[0])
     ok(all(len(row) == r for row in phi))
     psi = [[rational(x) for x in a_list(row, r)] for row in a_list(head["psi"], size)]
-    readout = [[rational(x) for x in a_list(row, size)] for row in a_list(head["readout"], size)]
+    readout = readout_table(head["readout"], size)
     claims = keys(doc["claims"], {"worst_error", "worst_input", "feature_rank", "value_dim", "nonnegative_features"})
     weights = kernel_table(phi, psi)
     ok(all(x >= 0 for row in weights for x in row))  # E1: a nonnegative kernel
@@ -457,6 +459,30 @@ def explicit_head(doc) -> bool | None:
     small(size <= MAX_RANK_SIDE)
     ok(is_int(claims["value_dim"]) and claims["value_dim"] == exact_rank(readout + [[Fraction(1)] * size]) - 1)
     return True
+
+
+def readout_table(value, size: int) -> list[list[Fraction]]:
+    """F(q, z) for the 2^m x 2^m readout: 2^m lists of 2^m rationals, or the packed layout
+    {"denominator": D, "encoding": E, "numerators": S} (docs/certificate-format-v2.md, "The
+    packed layout of `head/readout`"): D an integer >= 1, E int16-le-base64 or
+    int32-le-base64 (b = 2 or 4 bytes an entry), S the standard base64 text (RFC 4648 §4:
+    the 64 characters A-Z a-z 0-9 + /, padded with = to a multiple of 4, no line breaks) of
+    exactly 4 ceil(b 4^m / 3) characters, decoding to exactly b 4^m bytes: the signed
+    little-endian numerators N(q, z) row-major (entry q 2^m + z), F = N / D."""
+    if isinstance(value, list):
+        return [[rational(x) for x in a_list(row, size)] for row in a_list(value, size)]
+    keys(value, {"denominator", "encoding", "numerators"})
+    d = integer(value["denominator"], 1)
+    b = {"int16-le-base64": 2, "int32-le-base64": 4}.get(value["encoding"]) if isinstance(value["encoding"], str) else None
+    ok(b is not None)
+    text, count = value["numerators"], b * size * size  # bytes
+    ok(isinstance(text, str) and len(text) == 4 * -(-count // 3))
+    ok(BASE64.fullmatch(text) is not None)  # the alphabet; padding only at the end
+    data = base64.b64decode(text, validate=True)
+    ok(len(data) == count)
+    ok(base64.b64encode(data).decode("ascii") == text)  # *the* base64 text of the bytes: pad bits 0
+    nums = [int.from_bytes(data[i : i + b], "little", signed=True) for i in range(0, count, b)]
+    return [[Fraction(x, d) for x in nums[q * size : (q + 1) * size]] for q in range(size)]
 
 
 def kernel_table(phi: list[list[Fraction]], psi: list[list[Fraction]]) -> list[list[Fraction]]:
