@@ -115,6 +115,7 @@ def main() -> None:
     _rank_extension(add, edit)
     _direct_sum(add, edit)
     _multiblock(add, edit)
+    _explicit_head_packed(add, edit)
 
     # Files of the corpus this script does not produce (added by hand with their MANIFEST
     # lines) are kept with their lines: regenerating never loses a test file.
@@ -246,10 +247,6 @@ def _direct_sum(add, edit) -> None:
         "2800 claimed orbits: C(2801, 2) multisets of orbits over the limit (refused before any work)")
 
 
-if __name__ == "__main__":
-    main()
-
-
 def _multiblock(add, edit) -> None:
     """Kind multi-block-level-family (format v2, THEORY U8): the committed m = 12 family, a
     three-block family at m = 5 (the literal route MB8 runs) and their attacks."""
@@ -275,3 +272,61 @@ def _multiblock(add, edit) -> None:
     add("malformed", "multiblock-version-1", edit(m12, lambda d: d.update(version=1)), 2, "/kind", "the v2 kind in a file declaring version 1")
     add("limits", "multiblock-box-m64", edit(m12, lambda d: d.update(m=64, blocks=[1] * 64)), 3, "", "64 blocks of one bit: 2^64 box points, refused by the work estimate")
 
+
+
+def _explicit_head_packed(add, edit) -> None:
+    """The packed layout of an explicit head's readout (docs/certificate-format-v2.md, kind
+    explicit-head): the committed m = 4 head (written as lists, the packed layout being legal
+    at any m) packed over the lcm of its denominators (int16) and over 4 times it (int32, a
+    denominator that is not the lcm), then malformed layouts (exit 2 under /head/readout,
+    never 4) and tampered numbers (exit 1)."""
+    import base64
+    from fractions import Fraction
+    from math import lcm
+
+    from kernelbounds.upperbounds import generalheads
+
+    head = json.loads((ROOT.parents[1] / "certificates" / "explicit-head-m04-n3-r2.json").read_text())
+    F = [Fraction(x) for row in head["head"]["readout"] for x in row]
+    d = lcm(*(x.denominator for x in F))
+
+    def packed(scale: int) -> dict:
+        return edit(head, lambda h: h["head"].update(readout=generalheads.pack([int(x * d * scale) for x in F], d * scale)))
+
+    p16, p32 = packed(1), packed(4)
+    assert (p16["head"]["readout"]["encoding"], p32["head"]["readout"]["encoding"]) == ("int16-le-base64", "int32-le-base64")
+    S16, S32 = p16["head"]["readout"]["numerators"], p32["head"]["readout"]["numerators"]
+
+    def readout(doc, **fields):
+        return edit(doc, lambda h: h["head"]["readout"].update(fields))
+
+    def entry(q: int, z: int, delta: int) -> str:  # S16 with the int16 numerator N(q, z) moved by delta
+        data = bytearray(base64.b64decode(S16))
+        at = 2 * (16 * q + z)
+        data[at : at + 2] = (int.from_bytes(data[at : at + 2], "little", signed=True) + delta).to_bytes(2, "little", signed=True)
+        return base64.b64encode(bytes(data)).decode("ascii")
+
+    R, N = "/head/readout", "/head/readout/numerators"
+    add("correct", "explicit-head-packed-int16-m4-n3", p16, 0, "", "none: the m = 4 rank-2 head, its readout packed as int16 over the lcm of its denominators")
+    add("correct", "explicit-head-packed-int32-m4-n3", p32, 0, "", "none: the same head packed as int32 over 4 times the lcm (the denominator need not be the lcm)")
+    add("incorrect", "explicit-head-packed-numerator", readout(p16, numerators=entry(5, 6, d // 3 + 1)), 1, N, "N(5, 6) raised by D/3: some input errs by more than the claimed e (E2, named at the numerators)")
+    add("incorrect", "explicit-head-packed-worst-input-numerator", readout(p16, numerators=entry(10, 10, -1)), 1, "/claims/worst_error", "N(q, q) one lower at the claimed worst input's query: its error is no longer e (E3)")
+    add("incorrect", "explicit-head-packed-denominator", readout(p16, denominator=2 * d), 1, N, "the denominator doubled: the readout halves and E2 fails")
+    add("malformed", "explicit-head-packed-encoding", readout(p16, encoding="int8-le-base64"), 2, f"{R}/encoding", "an encoding other than int16-le-base64 and int32-le-base64")
+    add("malformed", "explicit-head-packed-denominator-zero", readout(p16, denominator=0), 2, f"{R}/denominator", "denominator 0")
+    add("malformed", "explicit-head-packed-denominator-negative", readout(p16, denominator=-d), 2, f"{R}/denominator", "a negative denominator (the table's sign flipped)")
+    add("malformed", "explicit-head-packed-denominator-string", readout(p16, denominator=str(d)), 2, f"{R}/denominator", "the denominator as a string, not a JSON integer")
+    add("malformed", "explicit-head-packed-urlsafe", readout(p16, numerators="-" + S16[1:]), 2, N, "a character outside the standard base64 alphabet ('-' of the URL-safe one)")
+    add("malformed", "explicit-head-packed-line-break", readout(p16, numerators=S16[:76] + "\n" + S16[77:]), 2, N, "a line break (MIME style) in place of a character")
+    add("malformed", "explicit-head-packed-one-more", readout(p16, numerators=S16 + "A"), 2, N, "one base64 character too many")
+    add("malformed", "explicit-head-packed-one-fewer", readout(p16, numerators=S16[:-1]), 2, N, "one base64 character too few")
+    add("malformed", "explicit-head-packed-padding", readout(p16, numerators=S16[:-2] + "=="), 2, N, "padding '==' where '=' belongs: the right length, but 1 byte short")
+    add("malformed", "explicit-head-packed-int32-padding", readout(p32, numerators=S32[:-2] + "A="), 2, N, "int32: padding 'A=' where '==' belongs: the right length, but 1 byte too many")
+    add("malformed", "explicit-head-packed-extra-field", readout(p16, rows=16), 2, f"{R}/rows", "an extra field beside denominator, encoding, numerators")
+    add("malformed", "explicit-head-packed-missing-field", edit(p16, lambda h: h["head"]["readout"].pop("denominator")), 2, f"{R}/denominator", "the denominator missing")
+    add("malformed", "explicit-head-packed-int16-as-int32", readout(p16, encoding="int32-le-base64"), 2, N, "int16 data labelled int32: half the bytes")
+    add("malformed", "explicit-head-packed-int32-as-int16", readout(p32, encoding="int16-le-base64"), 2, N, "int32 data labelled int16: twice the bytes")
+
+
+if __name__ == "__main__":
+    main()
