@@ -19,11 +19,13 @@ where the spec names the checker's method:
   multiset of the other n-1 tokens); exact ranks of the explicit 2^m x 2^m kernel (m <= 8);
   the Motzkin combinations of LF7 re-derived row by row from their definition, and the
   coverage of the cheaper supports by brute force over all subsets.
-- explicit-head (U5): the exact worst error over every input, literally when there are few
-  inputs, else by Dinkelbach's method over the extreme-class inputs (q, f, z, ..., z): for a
-  fixed ratio lam the objective sum(num - lam den) is additive over the n tokens, so its
-  maximum puts the n-2 free tokens on one best token; iterating lam to a fixed point gives
-  the exact maximum of the ratio (not the checker's three-sums test of a claimed bound).
+- explicit-head (U5): the readout from either layout (rows of rationals, or the packed base64
+  numerators over one denominator, decoded with the standard library); the exact worst error
+  over every input, literally when there are few inputs, else by Dinkelbach's method over
+  the extreme-class inputs (q, f, z, ..., z): for a fixed ratio lam the objective
+  sum(num - lam den) is additive over the n tokens, so its maximum puts the n-2 free tokens
+  on one best token; iterating lam to a fixed point gives the exact maximum of the ratio
+  (not the checker's three-sums test of a claimed bound).
 - rank-one-infeasible (U5): the Farkas combination summed coefficient by coefficient.
 - multi-block-level-family (U8): H on the box by its definition, then every class pair (X, U)
   with |U| <= |X| one by one at n = 3 (not the checker's extremes per total), Dinkelbach's

@@ -312,6 +312,7 @@ def _explicit_head_packed(add, edit) -> None:
     add("incorrect", "explicit-head-packed-numerator", readout(p16, numerators=entry(5, 6, d // 3 + 1)), 1, N, "N(5, 6) raised by D/3: some input errs by more than the claimed e (E2, named at the numerators)")
     add("incorrect", "explicit-head-packed-worst-input-numerator", readout(p16, numerators=entry(10, 10, -1)), 1, "/claims/worst_error", "N(q, q) one lower at the claimed worst input's query: its error is no longer e (E3)")
     add("incorrect", "explicit-head-packed-denominator", readout(p16, denominator=2 * d), 1, N, "the denominator doubled: the readout halves and E2 fails")
+    add("incorrect", "explicit-head-packed-denominator-4000-digits", readout(p16, denominator=d * 10**3996), 1, N, "a 4000-digit denominator (the readout nearly 0): a verdict (E2), never exit 4")
     add("malformed", "explicit-head-packed-encoding", readout(p16, encoding="int8-le-base64"), 2, f"{R}/encoding", "an encoding other than int16-le-base64 and int32-le-base64")
     add("malformed", "explicit-head-packed-denominator-zero", readout(p16, denominator=0), 2, f"{R}/denominator", "denominator 0")
     add("malformed", "explicit-head-packed-denominator-negative", readout(p16, denominator=-d), 2, f"{R}/denominator", "a negative denominator (the table's sign flipped)")

@@ -3,6 +3,7 @@ v2 certificates and refutes hand-made false ones, one per rule of
 docs/certificate-format-v2.md (a claimed number, a g_j, a multiplier, a table entry, an
 orbit size, ...)."""
 
+import base64
 import copy
 import json
 import re
@@ -11,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from helpers import committed_sample
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lab.spec_oracle_v2 import judge
+from lab.spec_oracle_v2 import judge, readout_table
 
 CERTS = Path(__file__).resolve().parents[2] / "certificates"
 # decided, but in 2-8 s each: the m = 48 and m = 64 orbit forms (2^21 and 2^22 words of the
@@ -216,6 +219,74 @@ def test_a_head_whose_worst_error_reaches_one_half_is_refuted():
     doc["head"]["readout"] = [[plus(x, "1/2") for x in row] for row in doc["head"]["readout"]]
     doc["claims"]["worst_error"] = "1/2"
     assert judge(doc) is False
+
+
+def packed_corpus() -> dict[str, dict]:
+    corpus = Path(__file__).resolve().parents[1] / "corpus"
+    manifest = json.loads((corpus / "MANIFEST.json").read_text())
+    return {k: {**v, "doc": json.loads((corpus / k).read_text())} for k, v in manifest.items() if "explicit-head-packed" in k}
+
+
+def test_the_oracle_agrees_with_the_checker_on_the_packed_readout_corpus():
+    """The corpus's packed readouts (scripts/corpus.py; tests/checker/test_corpus.py pins the
+    checker's exit and pointer on each): the m = 4 head packed as int16 and as int32 is
+    confirmed; every malformed layout (encoding, denominator 0 / negative / a string, a
+    character outside the alphabet, a line break, a character too many or too few, wrong
+    padding, an extra or missing field, int16 data labelled int32 and back) and every
+    tampered number (a numerator failing E2 or E3, the denominator) is refuted."""
+    files = packed_corpus()
+    assert {v["exit"] for v in files.values()} == {0, 1, 2} and len(files) >= 18
+    for name, entry in files.items():
+        assert judge(entry["doc"]) is (entry["exit"] == 0), name
+        if entry["exit"] == 2:
+            assert entry["pointer"].startswith("/head/readout/"), name
+
+
+def test_the_packed_layout_is_read_as_the_same_table_as_the_lists():
+    """The committed m = 4 head's rows of rationals, and the corpus's packings of them over
+    the lcm of the denominators (int16) and over 4 times it (int32): one table F(q, z)."""
+    rows = load(EH)["head"]["readout"]
+    table = readout_table(rows, 16)
+    packed = [v["doc"]["head"]["readout"] for k, v in packed_corpus().items() if k.startswith("correct/")]
+    assert sorted(p["encoding"] for p in packed) == ["int16-le-base64", "int32-le-base64"]
+    assert all(readout_table(p, 16) == table for p in packed)
+    assert any(x < 0 for row in table for x in row)  # the signed reading is exercised
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_oracle_decodes_what_the_generator_packs(data):
+    """For any 2^m x 2^m integer table within 16 or 32 bits and any denominator D >= 1, the
+    oracle's own decoding of generalheads.pack(...) is the table over D, row-major."""
+    from kernelbounds.upperbounds import generalheads
+
+    size = 1 << data.draw(st.integers(1, 3), label="m")
+    bits = data.draw(st.sampled_from([15, 31]), label="magnitude bits")
+    nums = data.draw(st.lists(st.integers(-(2**bits), 2**bits - 1), min_size=size * size, max_size=size * size), label="numerators")
+    d = data.draw(st.integers(1, 10**20), label="denominator")
+    value = generalheads.pack(nums, d)
+    assert readout_table(value, size) == [[Fraction(x, d) for x in nums[q * size : (q + 1) * size]] for q in range(size)]
+
+
+BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+@pytest.mark.xfail(strict=True, reason="checker and oracle disagree: the checker accepts base64 text whose pad bits are "
+                   "not 0 (RFC 4648 §3.5), which decodes to the same bytes; the oracle reads 'S is the standard base64 text "
+                   "of the integers ... anything else is malformed' as the one canonical text. The spec should say which")
+@pytest.mark.parametrize("encoding", ["int16-le-base64", "int32-le-base64"])
+def test_a_packed_readout_with_nonzero_pad_bits_is_malformed(encoding):
+    from kernelbounds.checker import Code, check_bytes
+
+    doc = next(v["doc"] for k, v in packed_corpus().items() if k.startswith("correct/") and v["doc"]["head"]["readout"]["encoding"] == encoding)
+    text = doc["head"]["readout"]["numerators"]
+    body = text.rstrip("=")
+    bent = body[:-1] + BASE64_ALPHABET[BASE64_ALPHABET.index(body[-1]) + 1] + text[len(body):]  # the last pad bit set
+    assert base64.b64decode(bent, validate=True) == base64.b64decode(text) and bent != text
+    doc["head"]["readout"]["numerators"] = bent
+    assert judge(doc) is False
+    v = check_bytes(json.dumps(doc).encode())
+    assert (v.code, v.pointer) == (Code.MALFORMED, "/head/readout/numerators"), v.render()
 
 
 # ---------------------------------------------------------- rank-one-infeasible
