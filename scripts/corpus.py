@@ -309,6 +309,14 @@ def _explicit_head_packed(add, edit) -> None:
     R, N = "/head/readout", "/head/readout/numerators"
     add("correct", "explicit-head-packed-int16-m4-n3", p16, 0, "", "none: the m = 4 rank-2 head, its readout packed as int16 over the lcm of its denominators")
     add("correct", "explicit-head-packed-int32-m4-n3", p32, 0, "", "none: the same head packed as int32 over 4 times the lcm (the denominator need not be the lcm)")
+    for bits in (16, 32):  # a rank-one head at m = 1, n = 2 (w = 1) on the extreme numerators -2^(b-1), 2^(b-1) - 1
+        D = 2 ** (bits - 1)
+        ends = {"format": "kernelbounds-certificate", "version": 2, "kind": "explicit-head", "m": 1, "n": 2, "positions": "all",
+                "head": {"phi": [["1"], ["1"]], "psi": [["1"], ["1"]], "readout": generalheads.pack([0, 0, -D, D - 1], D)},
+                "claims": {"worst_error": f"1/{D}", "worst_input": {"query": "1", "others": ["1"]}, "feature_rank": 1, "value_dim": 1, "nonnegative_features": True}}
+        add("correct", f"explicit-head-packed-extremes-int{bits}-m1-n2", ends, 0, "", f"none: F(1, 0) = -2^{bits - 1} / D = -1 and F(1, 1) = (2^{bits - 1} - 1) / D (D = 2^{bits - 1}), the extreme int{bits} numerators read signed: worst error 1/D")
+        swapped = base64.b64encode(b"".join(base64.b64decode(ends["head"]["readout"]["numerators"])[i : i + bits // 8][::-1] for i in range(0, bits // 2, bits // 8))).decode("ascii")
+        add("incorrect", f"explicit-head-packed-big-endian-int{bits}", readout(ends, numerators=swapped), 1, N, "the extreme numerators written big-endian: read little-endian, F(1, 0) is no longer -1 and the input (1, 0) errs by about 1/2")
     add("incorrect", "explicit-head-packed-numerator", readout(p16, numerators=entry(5, 6, d // 3 + 1)), 1, N, "N(5, 6) raised by D/3: some input errs by more than the claimed e (E2, named at the numerators)")
     add("incorrect", "explicit-head-packed-worst-input-numerator", readout(p16, numerators=entry(10, 10, -1)), 1, "/claims/worst_error", "N(q, q) one lower at the claimed worst input's query: its error is no longer e (E3)")
     add("incorrect", "explicit-head-packed-denominator", readout(p16, denominator=2 * d), 1, N, "the denominator doubled: the readout halves and E2 fails")
