@@ -31,7 +31,7 @@ def test_checker_imports_nothing_from_the_generator():
 
 # The trusted base of docs/soundness.md: the checker's own modules, these standard-library
 # modules, and python-flint's exact matrix ranks (fmpz_mat, nmod_mat) -- nothing else.
-TRUSTED_STDLIB = {"__future__", "argparse", "collections", "contextlib", "ctypes", "dataclasses", "enum", "fractions", "hashlib", "itertools", "json", "math", "operator", "os",
+TRUSTED_STDLIB = {"__future__", "argparse", "array", "base64", "binascii", "collections", "contextlib", "ctypes", "dataclasses", "enum", "fractions", "hashlib", "itertools", "json", "math", "operator", "os",
                   "pickle", "re", "resource", "select", "signal", "stat", "sys", "time", "types", "typing"}
 TRUSTED_FLINT = {"fmpz_mat", "nmod_mat"}
 

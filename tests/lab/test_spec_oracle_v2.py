@@ -272,11 +272,9 @@ def test_the_oracle_decodes_what_the_generator_packs(data):
 BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
-@pytest.mark.xfail(strict=True, reason="checker and oracle disagree: the checker accepts base64 text whose pad bits are "
-                   "not 0 (RFC 4648 §3.5), which decodes to the same bytes; the oracle reads 'S is the standard base64 text "
-                   "of the integers ... anything else is malformed' as the one canonical text. The spec should say which")
 @pytest.mark.parametrize("encoding", ["int16-le-base64", "int32-le-base64"])
 def test_a_packed_readout_with_nonzero_pad_bits_is_malformed(encoding):
+    """One base64 text per table (the spec): the same bytes with a pad bit set are malformed for both."""
     from kernelbounds.checker import Code, check_bytes
 
     doc = next(v["doc"] for k, v in packed_corpus().items() if k.endswith("-m4-n3.json") and v["doc"]["head"]["readout"]["encoding"] == encoding)

@@ -3,6 +3,7 @@ the exact L1 test against its definition, L1 as a necessary condition on every h
 the search at small m decided exactly (and by the checker), and the stored heads."""
 
 import json
+from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from helpers import verdict
 from kernelbounds.certificate import canonical_json
 from kernelbounds.errors import InvalidArgument
 from kernelbounds.upperbounds import l1relaxation as l1
+from kernelbounds.upperbounds.generalheads import pack, readout_layout, readout_table, unpack
 
 
 def l1_literal(K, m: int) -> bool:
@@ -145,8 +147,14 @@ def test_stored_data_round_trip_and_a_tampered_readout_is_refused(tmp_path):
     back = l1.from_data(json.loads(path.read_text()))
     assert back == found
     doc = l1.to_data(found)
+    assert doc["readout"]["encoding"] in ("int16-le-base64", "int32-le-base64")  # the certificate's packed layout
+    rows, fden = unpack(doc["readout"], 16)
     q = 0b1111
-    doc["readout"][q][0] += 10 * doc["fden"]  # F(q, 0000) off by 10: the input (q, 0000, 0000) has target 0
+    rows[q][0] += 10 * fden  # F(q, 0000) off by 10: the input (q, 0000, 0000) has target 0
+    doc["readout"] = pack([x for row in rows for x in row], fden)
+    with pytest.raises(InvalidArgument):
+        l1.from_data(doc)
+    doc["readout"] = rows  # rows of integers (what to_data writes when 32 bits are too few): the same decision
     with pytest.raises(InvalidArgument):
         l1.from_data(doc)
 
@@ -172,3 +180,21 @@ def test_tiny_m_rank_one(m):
     """r*(m, 3) = 1 for m <= 3 (THEORY U5): the relaxation finds rank one there too."""
     res = l1.search(m, 1, seed=0)
     assert res.found is not None and res.found.worst_error < l1.HALF, res.line()
+
+
+@given(st.integers(1, 3), st.sampled_from([15, 31]), st.data())
+def test_the_packed_layout_round_trips_in_the_least_width(k, bits, data):
+    """pack writes 16-bit numerators exactly when they fit, else 32-bit; unpack and
+    readout_table give the table back (from m = 8 the certificate's readout is packed)."""
+    T = 1 << k
+    top = 2**bits
+    nums = data.draw(st.lists(st.integers(-top, top - 1), min_size=T * T, max_size=T * T))
+    nums[data.draw(st.integers(0, T * T - 1))] = data.draw(st.sampled_from([-top, top - 1]))  # the width's extreme
+    d = data.draw(st.integers(1, 10**6))
+    packed = pack(nums, d)
+    assert packed["encoding"] == ("int16-le-base64" if bits == 15 else "int32-le-base64")
+    rows, den = unpack(packed, T)
+    assert den == d and [x for row in rows for x in row] == nums
+    F = [[Fraction(x, d) for x in row] for row in rows]
+    assert readout_table(readout_layout(F, 8), T) == tuple(map(tuple, F))  # over the lcm of F's denominators
+    assert readout_layout(F, 7) == [[str(x) for x in row] for row in F]  # rows of rationals below m = 8

@@ -132,6 +132,8 @@ def _packed(node: Node, T: int) -> Row:
         raise node["numerators"].fail(f"not base64: {err}") from None
     if len(raw) != size * T * T:  # the padding decides the last group's length
         raise node["numerators"].fail(f"decodes to {len(raw)} bytes, expected {size * T * T}")
+    if base64.b64encode(raw) != text.encode("ascii"):  # nonzero pad bits: one text per table
+        raise node["numerators"].fail("not the standard base64 text of its bytes (the unused bits before the padding must be 0)")
     table = array(code)
     if table.itemsize != size:  # CPython's h and i are 2 and 4 bytes wherever it runs
         raise RuntimeError(f"array typecode {code} is {table.itemsize} bytes here")
