@@ -2,13 +2,12 @@
 "COMPUTED", "Completeness").
 
 The format (``kernelbounds-computed`` version 2) declares its grid: a cell for every
-m = 1..MAX_M, n in NS and variant (in that order), a chain for every (m, n), each row with
-exactly its format's fields.  Within a code cell the stored certificates are exactly those
-the code search states (:func:`stated_kernels`: the nonnegative one, and the signed
-restatement when the bound exceeds 2, THEORY L8), and an orthant row is there exactly where
-it can decide a side (:func:`has_orthant`, THEORY L7).  Every bound lies in
-1..2^m (THEORY U2: r* <= 2^m) and every witness count in 0..2^(mn) (inputs of n tokens of
-m bits), so no stored number is unbounded.
+m = 1..MAX_M, n in NS and variant (in that order), a chain for every (m, n), each with
+exactly its fields: the key and one row per stored source of the registry.  Each row's own
+shape is its source's (``shape`` in ``kernelbounds/sources``: a code cell holds exactly the
+certificates the code search states, THEORY L8; an orthant row is there exactly where it can
+decide a side, THEORY L7; every bound lies in 1..2^m, THEORY U2, and every witness count in
+0..2^(mn)), so no stored number is unbounded; this module knows the grid, not the rows.
 
 These checks read each row once and rebuild nothing (a few milliseconds for the whole file):
 the hub runs them when it reads COMPUTED (a problem is StaleIndex naming the JSON pointer),
@@ -19,8 +18,10 @@ the checker's is the rebuild's question, not this module's.
 
 from __future__ import annotations
 
-from ..sources.codes import stated_kernels
+from functools import partial
+
 from ..sources.orthant import MAX_M as ORTHANT_MAX_M, has_orthant  # noqa: F401 (re-exported)
+from ..sources.rowshape import Problem, fields, show as _show
 
 FORMAT = "kernelbounds-computed"
 VERSION = 2
@@ -30,13 +31,7 @@ NS = range(3, 9)  # lower bounds beyond the trivial r >= 1 need n >= 3
 from ..vocabulary import VARIANTS  # noqa: E402 (the grid's variants, in the file's order)
 
 BASE_CELL = {"m", "n", "variant"}  # and a row per cell source of the registry
-CODES = {"bound", "detail", "summary", "certificates"}
-VERDICT = {"sha256", "claim"}
-ORTHANT = {"bound", "witness_inputs"} | VERDICT
-CHAIN = {"m", "n", "rank", "support"} | VERDICT
 CODE_FILE = {"sha256", "summary"}
-
-Problem = tuple[str, str]  # (JSON pointer, reason)
 
 
 def _stored(axis: str) -> list:
@@ -50,16 +45,6 @@ def cell_fields() -> set[str]:
     return BASE_CELL | {s.NAME for s in _stored("cell")}
 
 
-def _verdict_row(row, where: str) -> list[Problem]:
-    """A stored source's row this module knows no more of: null, or an object with a
-    checker verdict (its sha256 a string; its claim is checked where it is used)."""
-    if row is None:
-        return []
-    if not isinstance(row, dict) or not VERDICT <= set(row):
-        return [(where, "not a row with a checker verdict (sha256, claim)")]
-    return _sha(row, where)
-
-
 def cell_keys() -> list[tuple[int, int, str]]:
     """Every cell the format declares, in the file's order."""
     return [(m, n, v) for m in range(1, MAX_M + 1) for n in NS for v in VARIANTS]
@@ -68,12 +53,6 @@ def cell_keys() -> list[tuple[int, int, str]]:
 def chain_keys() -> list[tuple[int, int]]:
     """Every chain the format declares, in the file's order."""
     return [(m, n) for m in range(1, MAX_M + 1) for n in NS]
-
-
-def _show(x) -> str:
-    from ..checker.text import escape, show
-
-    return escape(show(x))
 
 
 def unreadable(exc: Exception) -> str:
@@ -117,78 +96,14 @@ def grid_problems(doc: dict) -> list[Problem]:
     return out
 
 
-def _fields(row, expected: set[str], where: str) -> list[Problem]:
-    """A row that is an object with exactly the format's fields."""
-    if not isinstance(row, dict):
-        return [(where, "not a JSON object")]
-    if row.keys() == expected:
-        return []
-    return [(f"{where}/{k}", "missing") for k in sorted(expected - set(row))] + [(f"{where}/{k}", "not a field of the format") for k in sorted(set(row) - expected, key=str)]
-
-
-def _whole(x, least: int, most: int, where: str, what: str) -> list[Problem]:
-    if type(x) is not int or not least <= x <= most:
-        return [(where, f"{what} is not a whole number in {least}..{_show(most)}: {_show(x)}")]
-    return []
-
-
-def _sha(row: dict, where: str) -> list[Problem]:
-    """A verdict's sha256 is a string (its digits and claim are checked where they are used)."""
-    return [] if isinstance(row["sha256"], str) else [(f"{where}/sha256", "not a string")]
-
-
 def _cell(c: dict, where: str) -> list[Problem]:
-    m, n, variant = c["m"], c["n"], c["variant"]
-    out = _fields(c, cell_fields(), where)
+    """A cell with exactly its fields, each row as its source shapes it (``shape``)."""
+    out = fields(c, cell_fields(), where)
     if out:
         return out
-    for name in sorted(cell_fields() - BASE_CELL - {"codes", "orthant"}):
-        out += _verdict_row(c[name], f"{where}/{name}")
-    if "codes" not in c:
-        return out
-    codes, bound = c["codes"], 0
-    if codes is not None:
-        out += _fields(codes, CODES, f"{where}/codes")
-        if out:
-            return out
-        out += _whole(codes["bound"], 1, 2**m, f"{where}/codes/bound", "the code bound")
-        if out:
-            return out
-        bound = codes["bound"]
-        if not isinstance(codes["detail"], str) or not isinstance(codes["summary"], dict):
-            out.append((f"{where}/codes", "its detail is not a string or its summary not an object"))
-        certificates = codes["certificates"]
-        if not isinstance(certificates, dict):
-            return out + [(f"{where}/codes/certificates", "not a JSON object")]
-        stated = stated_kernels(variant, bound)
-        out += [(f"{where}/codes/certificates/{k}", f"missing: the code bound {bound} at m = {m}, n = {n} ({variant}) states a {k} certificate") for k in stated if k not in certificates]
-        out += [(f"{where}/codes/certificates/{_show(k)}", "not a certificate the code search states for this cell") for k in sorted(certificates, key=str) if k not in stated]
-        for k in stated:
-            if k in certificates:
-                found = _fields(certificates[k], VERDICT, f"{where}/codes/certificates/{k}")
-                out += found or _sha(certificates[k], f"{where}/codes/certificates/{k}")
-    if "orthant" not in c:
-        return out
-    orthant, expected = c["orthant"], has_orthant(m, bound)
-    if orthant is None:
-        return out + ([(f"{where}/orthant", f"missing: THEORY L7's floor(m/2) = {m // 2} decides a side at m = {m} (code bound {bound})")] if expected else [])
-    if not expected:
-        return out + [(f"{where}/orthant", f"stored where THEORY L7 decides no side (m = {m}, code bound {bound})")]
-    found = _fields(orthant, ORTHANT, f"{where}/orthant")
-    if not found:
-        found = _whole(orthant["bound"], 1, 2**m, f"{where}/orthant/bound", "the orthant bound") + \
-            _whole(orthant["witness_inputs"], 0, 2 ** (m * n), f"{where}/orthant/witness_inputs", "the witness count") + _sha(orthant, f"{where}/orthant")
-    return out + found
-
-
-def _chain(c: dict, where: str) -> list[Problem]:
-    out = _fields(c, CHAIN, where)
-    if out:
-        return out
-    support = c["support"]
-    if not (isinstance(support, list) and all(type(j) is int and 0 <= j <= c["m"] for j in support)):
-        out.append((f"{where}/support", f"not a list of levels 0..{c['m']}"))
-    return out + _whole(c["rank"], 1, 2 ** c["m"], f"{where}/rank", "the chain's rank") + _sha(c, where)
+    for s in _stored("cell"):
+        out += s.shape(c[s.NAME], f"{where}/{s.NAME}", c["m"], c["n"], c["variant"], c)
+    return out
 
 
 def _rows(doc: dict, part: str, names: tuple[str, ...], declared: list[tuple], one) -> list[Problem]:
@@ -218,6 +133,10 @@ def _rows(doc: dict, part: str, names: tuple[str, ...], declared: list[tuple], o
     return out + [(f"/{part}/{at[key]}", f"missing: no {part[:-1]} at {_label(names, key)}") for key in missing]
 
 
+def _features_row(source, row: dict, where: str) -> list[Problem]:
+    return source.shape(row, where, row["m"], row["n"], "position-independent", {})
+
+
 def _label(names: tuple[str, ...], key: tuple) -> str:
     return ", ".join(f"{k} = {v}" for k, v in zip(names, key, strict=True))
 
@@ -230,10 +149,10 @@ def completeness(doc: dict) -> list[Problem]:
     JSON pointer; rows outside the grid are :func:`grid_problems`')."""
     out = _rows(doc, "cells", ("m", "n", "variant"), cell_keys(), _cell)
     for s in _stored("features"):
-        out += _rows(doc, s.NAME, ("m", "n"), chain_keys(), _chain if s.NAME == "chains" else lambda row, where: _verdict_row(row, where))
+        out += _rows(doc, s.NAME, ("m", "n"), chain_keys(), partial(_features_row, s))
     for name, entry in sorted(doc["code_files"].items()):
         where = f"/code_files/{name}"  # escaped where it is printed
-        found = _fields(entry, CODE_FILE, where)
+        found = fields(entry, CODE_FILE, where)
         if not found and not (isinstance(entry["sha256"], str) and isinstance(entry["summary"], dict)):
             found.append((where, "its sha256 is not a string or its summary not an object"))
         out += found

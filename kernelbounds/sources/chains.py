@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import partial
 
 from .protocol import Entry, Statement, no_description, verdict
+from .rowshape import Problem, fields, sha, whole
 
 NAME, KIND, SIDE = "chains", "level-family", "upper"
 THEORY, METHOD = "U4'", "explicit chain"
@@ -43,6 +44,21 @@ def row(m: int, n: int, variant: str, lookup) -> dict | None:
     c = chain.explicit(m, n)
     found = verdict(c.certificate(), f"explicit chain at m = {m}, n = {n}")
     return {"rank": c.rank, "support": list(c.support)} | found
+
+
+FIELDS = {"m", "n", "rank", "support", "sha256", "claim"}
+
+
+def shape(row, where: str, m: int, n: int, variant: str, cell: dict) -> list[Problem]:
+    """A stored chain row: exactly :data:`FIELDS`, its support levels in 0..m and its rank in
+    1..2^m (THEORY U2)."""
+    out = fields(row, FIELDS, where)
+    if out:
+        return out
+    support = row["support"]
+    if not (isinstance(support, list) and all(type(j) is int and 0 <= j <= m for j in support)):
+        out.append((f"{where}/support", f"not a list of levels 0..{m}"))
+    return out + whole(row["rank"], 1, 2**m, f"{where}/rank", "the chain's rank") + sha(row, where)
 
 
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:

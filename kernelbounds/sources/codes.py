@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 from .protocol import Entry, Statement, verdict
+from .rowshape import VERDICT, Problem, fields, sha, whole
 
 NAME, KIND, SIDE = "codes", "lower-bound", "lower"
 THEORY, METHOD = "L4", "codes"
@@ -109,6 +110,42 @@ def row(m: int, n: int, variant: str, lookup) -> dict | None:
     label_ = f"code search at m = {m}, n = {n} ({variant})"
     certificates = {k: verdict(restate(lb, k).certificate(), f"{label_}, {k} kernel") for k in kernels}
     return {"bound": lb.bound, "detail": detail(lb), "summary": assemble.summary(lb), "certificates": certificates}
+
+
+FIELDS = {"bound", "detail", "summary", "certificates"}  # a stored row's fields (besides null: no code fits)
+
+
+def shape(row, where: str, m: int, n: int, variant: str, cell: dict) -> list[Problem]:
+    """A stored code row: null or exactly :data:`FIELDS`, the bound in 1..2^m (THEORY U2), and
+    a verdict for exactly the kernel classes the bound states (:func:`stated_kernels`)."""
+    if row is None:
+        return []
+    out = fields(row, FIELDS, where)
+    if out:
+        return out
+    out = whole(row["bound"], 1, 2**m, f"{where}/bound", "the code bound")
+    if out:
+        return out
+    bound = row["bound"]
+    if not isinstance(row["detail"], str) or not isinstance(row["summary"], dict):
+        out.append((where, "its detail is not a string or its summary not an object"))
+    certificates = row["certificates"]
+    if not isinstance(certificates, dict):
+        return out + [(f"{where}/certificates", "not a JSON object")]
+    stated = stated_kernels(variant, bound)
+    out += [(f"{where}/certificates/{k}", f"missing: the code bound {bound} at m = {m}, n = {n} ({variant}) states a {k} certificate") for k in stated if k not in certificates]
+    out += [(f"{where}/certificates/{_show(k)}", "not a certificate the code search states for this cell") for k in sorted(certificates, key=str) if k not in stated]
+    for k in stated:
+        if k in certificates:
+            found = fields(certificates[k], VERDICT, f"{where}/certificates/{k}")
+            out += found or sha(certificates[k], f"{where}/certificates/{k}")
+    return out
+
+
+def _show(x) -> str:
+    from .rowshape import show
+
+    return show(x)
 
 
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from .protocol import Entry, Statement, no_description, plain_label, verdict
+from .rowshape import Problem, fields, sha, whole
 
 NAME, KIND, SIDE = "orthant", "orthant", "lower"
 THEORY, METHOD = "L7", "sign rank (orthant family)"
@@ -51,6 +52,27 @@ def row(m: int, n: int, variant: str, lookup) -> dict | None:
     o = _family(m, n, variant)
     found = verdict(o.certificate(), f"orthant family at m = {m}, n = {n} ({variant})")
     return {"bound": o.bound, "witness_inputs": o.witness_count} | found
+
+
+FIELDS = {"bound", "witness_inputs", "sha256", "claim"}
+
+
+def shape(row, where: str, m: int, n: int, variant: str, cell: dict) -> list[Problem]:
+    """A stored orthant row: there exactly where it can decide a side beside the cell's code
+    bound (:func:`has_orthant`; a code bound that is not a whole number in 1..2^m is the
+    codes source's problem, and this row is then not judged), with exactly :data:`FIELDS`, the bound in 1..2^m and the
+    witness count in 0..2^(mn) (inputs of n tokens of m bits)."""
+    codes = cell.get("codes")
+    if codes is not None and not (isinstance(codes, dict) and type(codes.get("bound")) is int and 1 <= codes["bound"] <= 2**m):
+        return []
+    bound = codes["bound"] if codes else 0
+    expected = has_orthant(m, bound)
+    if row is None:
+        return [(where, f"missing: THEORY L7's floor(m/2) = {m // 2} decides a side at m = {m} (code bound {bound})")] if expected else []
+    if not expected:
+        return [(where, f"stored where THEORY L7 decides no side (m = {m}, code bound {bound})")]
+    return fields(row, FIELDS, where) or (whole(row["bound"], 1, 2**m, f"{where}/bound", "the orthant bound")
+                                       + whole(row["witness_inputs"], 0, 2 ** (m * n), f"{where}/witness_inputs", "the witness count") + sha(row, where))
 
 
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:

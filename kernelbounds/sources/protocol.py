@@ -112,6 +112,13 @@ class Source(Protocol):
         greatest checked lower value, or the least upper one)."""
         ...
 
+    def shape(self, row: object, where: str, m: int, n: int, variant: str, cell: dict) -> list[tuple[str, str]]:
+        """(Stored sources only.) Its row as read from COMPUTED at `where` (JSON pointer): the
+        problems (pointer, reason) of its fields and ranges, and of its presence (``cell``,
+        the whole stored cell, for a row that depends on another's); ``rowshape.verdict_row``
+        when the row is a plain verdict."""
+        ...
+
 
 # ----------------------------------------------------------------- defaults a module may take
 

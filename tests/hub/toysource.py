@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import partial
 
 from kernelbounds.sources.protocol import Entry, Statement, no_description, plain_label, verdict
+from kernelbounds.sources.rowshape import verdict_row
 
 NAME = "toy"
 KIND = "orthant"
@@ -20,6 +21,7 @@ CELL = (5, 3)
 
 label = plain_label(METHOD, THEORY)
 describe = no_description
+shape = verdict_row  # its stored row is a bound beside a checker verdict
 
 
 def build(m: int, n: int, variant: str, kernel: str = "nonnegative") -> dict:
