@@ -57,12 +57,18 @@ COMMANDS = (construct, bound, table, rank, upper, exact, evaluate, transcript, c
 # keeps the two lists equal).  A reviewer's install has python-flint only (docs/soundness.md): `check`
 # and the parser import none of the others, and every command module imports its generators when it
 # runs, so a command that needs one stops with one line naming it (exit 2) instead of a traceback.
-DEPENDENCIES = {"flint": "python-flint", "ortools": "ortools", "numpy": "numpy", "scipy": "scipy", "matplotlib": "matplotlib", "tqdm": "tqdm", "mpmath": "mpmath"}
+DEPENDENCIES = {"flint": "python-flint", "numpy": "numpy", "scipy": "scipy", "tqdm": "tqdm", "mpmath": "mpmath"}  # module: distribution
+EXTRAS = {"ortools": ("ortools", "search"), "matplotlib": ("matplotlib", "plots")}  # module: (distribution, the optional extra)
 
 
 def missing_dependency(exc: ModuleNotFoundError) -> str | None:
     """The distribution name of the package's dependency whose absence raised exc, or None."""
     return DEPENDENCIES.get((exc.name or "").partition(".")[0])
+
+
+def missing_extra(exc: ModuleNotFoundError) -> tuple[str, str] | None:
+    """(distribution, extra) of the optional dependency whose absence raised exc, or None."""
+    return EXTRAS.get((exc.name or "").partition(".")[0])
 
 
 def build_parser() -> OneLineParser:
@@ -140,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         if needed is not None:
             say(f"kernelbounds: error: `kernelbounds {args.command}` needs {needed}, which is not installed (a checker-only install: "
                 f"`kernelbounds check` works; install kernelbounds with its dependencies for the other commands)")
+            return 2
+        extra = missing_extra(exc) if isinstance(exc, ModuleNotFoundError) else None
+        if extra is not None:
+            say(f"kernelbounds: error: `kernelbounds {args.command}` needs {extra[0]}, which is not installed (the optional extra: pip install 'kernelbounds[{extra[1]}]')")
             return 2
         say(f"kernelbounds: internal error: {type(exc).__name__}: {exc}")
         if os.environ.get("KERNELBOUNDS_DEBUG"):

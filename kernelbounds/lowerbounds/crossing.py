@@ -185,7 +185,8 @@ def candidate_pairs(m: int, complementary: bool = True) -> list[tuple[int, int]]
 def acyclic_choice(sets, time_limit: float = 60.0) -> tuple[int, dict[int, int]] | None | str:
     """CP-SAT: a direction per pair and integer positions of the queries satisfying every
     strict precedence (P before N, or after, through a threshold tau_e).  Returns
-    (choice, positions), None when CP-SAT proves there is none (a core), or "unknown"."""
+    (choice, positions), None when CP-SAT proves there is none (a core), or "unknown".
+    Needs OR-Tools (the extra ``search``)."""
     from ortools.sat.python import cp_model
 
     queries = sorted({q for pos, neg in sets for q in pos + neg})

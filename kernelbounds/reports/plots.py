@@ -193,7 +193,7 @@ def _matplotlib():
     try:
         import matplotlib
     except ImportError as exc:
-        raise NoMatplotlib(f"drawing a plot needs matplotlib, which does not import ({exc}): pip install matplotlib") from None
+        raise NoMatplotlib(f"drawing a plot needs matplotlib, which does not import ({exc}): pip install 'kernelbounds[plots]'") from None
     matplotlib.use("Agg")
 
 

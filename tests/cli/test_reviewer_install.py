@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kernelbounds.cli import DEPENDENCIES
+from kernelbounds.cli import DEPENDENCIES, EXTRAS
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERATORS = sorted(set(DEPENDENCIES) - {"flint"})  # the checker's one dependency stays
+GENERATORS = sorted((set(DEPENDENCIES) | set(EXTRAS)) - {"flint"})  # the checker's one dependency stays
 LAUNCH = """import sys
 for name in {blocked!r}:
     sys.modules[name] = None
@@ -73,7 +73,7 @@ def test_each_dependency_is_named_when_it_is_the_one_missing(missing, tmp_path):
     code, out, err, _ = run_cli(["bound", "--m", "12", "--n", "3"], blocked=[missing], cwd=tmp_path)
     assert code in (0, 2) and not any("Traceback" in line or "internal error" in line for line in err)
     if code == 2:
-        assert len(err) == 1 and f"needs {DEPENDENCIES[missing]}," in err[0]
+        assert len(err) == 1 and f"needs {DEPENDENCIES.get(missing) or EXTRAS[missing][0]}," in err[0]
 
 
 def test_every_commands_help_needs_no_generator():
@@ -86,12 +86,34 @@ def test_every_commands_help_needs_no_generator():
         assert code == 0 and "usage:" in out and imported == [], (name, err)
 
 
+def _names(requirements: list[str]) -> list[str]:
+    return sorted(d.split(">")[0].split("=")[0].split("<")[0].strip() for d in requirements)
+
+
 def test_dependencies_are_the_declared_ones():
     import tomllib
 
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
-    names = sorted(d.split(">")[0].split("=")[0].split("<")[0].strip() for d in declared)
-    assert names == sorted(DEPENDENCIES.values())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert _names(project["dependencies"]) == sorted(DEPENDENCIES.values())
+    for distribution, extra in EXTRAS.values():
+        assert _names(project["optional-dependencies"][extra]) == [distribution]
+        assert distribution in _names(project["optional-dependencies"]["test"])  # the suite runs what needs it
+
+
+def test_without_the_search_extra_the_answer_is_the_same():
+    """OR-Tools (the extra `search`) only searches: the small CP-SAT codes the code search
+    uses up to m = 10 are stored, so an install without it answers byte for byte alike (here
+    at n = 10, beyond the stored grid, where the code search runs at query time)."""
+    args = ["bound", "--m", "10", "--n", "10", "--json"]
+    alone = run_cli(args, blocked=["ortools"], cwd=ROOT)
+    full = run_cli(args, blocked=[], cwd=ROOT)
+    assert alone[0] == full[0] == 0 and alone[1] == full[1] and '"code": "cpsat-w5-l3"' in alone[1]
+
+
+def test_a_search_without_its_extra_says_which_in_one_line(tmp_path):
+    code, out, err, _ = run_cli(["crossing", "--m", "4", "--n", "3", "-o", str(tmp_path / "c.json")], blocked=["ortools"], cwd=tmp_path)
+    assert code == 2 and out == "" and not (tmp_path / "c.json").exists()
+    assert err == ["kernelbounds: error: `kernelbounds crossing` needs ortools, which is not installed (the optional extra: pip install 'kernelbounds[search]')"]
 
 
 def test_refutes_kernel_choices_are_the_generators():

@@ -4,6 +4,8 @@ from collections import Counter
 from itertools import combinations
 from math import comb
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -70,8 +72,25 @@ def test_lexicode_weight_8_distance_8_is_the_octads():
 
 @pytest.mark.parametrize("m,w,lam,best", [(9, 3, 1, 12), (8, 4, 2, 14), (7, 3, 1, 7)])
 def test_cpsat_finds_known_optimal_codes(m, w, lam, best):
+    for code in (packing.search(m, w, lam), packing.max_code(m, w, lam)):  # the search, and what it stored
+        assert code.size == best and "optimal" in code.note and max_intersection(code.words, m) <= lam
+
+
+@pytest.mark.parametrize("key", packing.keys())
+def test_every_stored_cpsat_code_has_its_parameters(key):
+    """The stored codes the answer reads (no OR-Tools needed): weight w on m bits, any two
+    words meeting in at most lam points, within the Johnson bound; every key is stored."""
+    m, w, lam = key
     code = packing.max_code(m, w, lam)
-    assert code.size == best and "optimal" in code.note and max_intersection(code.words, m) <= lam
+    assert code.m == m and code.size >= 1 and all(x.bit_count() == w for x in code.words)
+    assert all((a & b).bit_count() <= lam for i, a in enumerate(code.words) for b in code.words[i + 1 :])
+    assert code.size <= johnson(m, w - lam, w)
+
+
+@pytest.mark.slow
+def test_the_stored_cpsat_codes_are_the_searchs():
+    """packing.write_data would write the committed file again (55 searches, about 6 s)."""
+    assert packing.document([(k, packing.search(*k)) for k in packing.keys()]) == json.loads(packing.DATA.read_text())
 
 
 def test_johnson_bound_values():
