@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import types
 from fractions import Fraction
 from pathlib import Path
@@ -91,6 +92,38 @@ def test_explicit_head_estimate_sees_the_readout_denominators():
     assert check_bytes(canonical_json(big).encode(), guard=False).code == 0  # valid, and within the budget
     v = check_bytes(canonical_json(hostile.explicit_rank_one(8, 25)).encode(), guard=False)
     assert v.code == 3 and v.pointer == "" and "work estimate" in v.reason  # a 4 MB file: refused at once
+
+
+def _wide_explicit_head(m: int, pairs: int) -> dict:
+    """The valid rank-one head of hostile.explicit_rank_one(m) (n = 2, so the exhaustive
+    route runs up to m = 10) in the packed layout, with `pairs` pairs of feature columns
+    that cancel (phi = c, c and psi = b, -b): the same kernel, r = 1 + 2 pairs full-size
+    products per pair (q, z)."""
+    from kernelbounds.upperbounds.generalheads import pack
+
+    doc = hostile.explicit_rank_one(m, 0, value_dim=m)  # F(q, z) = 2<q, z> - |q|: dv = m
+    head, T = doc["head"], 2**m
+    head["readout"] = pack([int(x) for row in head["readout"] for x in row], 1)
+    head["phi"] = [["1"] + [str(3 + (q + k) % 5) for k in range(pairs) for _ in (0, 1)] for q in range(T)]
+    head["psi"] = [["1"] + [s for k in range(pairs) for s in (str(2 + (z * k) % 7), str(-2 - (z * k) % 7))] for z in range(T)]
+    doc["claims"].update(feature_rank=1 + 2 * pairs, nonnegative_features=False)
+    return doc
+
+
+def test_explicit_head_estimate_counts_every_pass_over_the_kernel():
+    """The weights are rebuilt per query by E1, E2 and the exhaustive route (never stored):
+    the estimate >= the measured CPU time (10^7 units a second) on a head whose kernel
+    products dominate; it counted one pass (6 s of CPU estimated 3.7 s at m = 6, r = 4097)."""
+    from kernelbounds.checker.jsonread import Node
+
+    data = canonical_json(_wide_explicit_head(6, 1000)).encode()
+    units = rules.explicit.work(Node(json.loads(data)), Limits())
+    start = time.process_time()
+    verdict = check_bytes(data, guard=False)
+    seconds = time.process_time() - start
+    assert verdict.code == 0, verdict.render()
+    assert units / 10**7 >= seconds, (units, seconds)
+    assert units / 10**7 <= 40 * seconds + 0.5, (units, seconds)
 
 
 def test_motzkin_sums_use_one_common_denominator():
