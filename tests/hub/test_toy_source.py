@@ -73,3 +73,18 @@ def test_an_edited_toy_row_fails_verify(toy_registry, capsys):
     capsys.readouterr()
     assert main(["certificates", "--verify", str(folder), "--jobs", "1"]) == 1
     assert "/toy/bound" in capsys.readouterr().out
+
+
+
+def test_every_stored_source_shapes_its_row():
+    """Completeness (hub/storedshape) asks each stored source for its row's shape: every
+    stored source of the registry has one, and every row of the committed COMPUTED passes it."""
+    import json
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "certificates" / "COMPUTED").read_text())
+    for source in sources.stored("cell"):
+        assert [(c["m"], c["n"], c["variant"], p) for c in doc["cells"] for p in source.shape(c[source.NAME], "/x", c["m"], c["n"], c["variant"], c)] == []
+    for source in sources.stored("features"):
+        assert [p for row in doc[source.NAME] for p in source.shape(row, "/x", row["m"], row["n"], "position-independent", {})] == []
+    assert sources.stored("cell") and sources.stored("features")
