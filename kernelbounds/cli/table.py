@@ -51,6 +51,11 @@ def run(args) -> int:
             plots.plot_format(args.plot)
         except ValueError as exc:
             raise UserError(str(exc)) from None
+    if args.plot:
+        try:
+            plots.require_matplotlib()  # before any cell is computed
+        except plots.NoMatplotlib as exc:
+            raise UserError(str(exc)) from None
     if args.kernel == "signed-any-denominator" and args.variant == "position-dependent":
         raise UserError("kernel signed-any-denominator is not covered for the position-dependent variant (THEORY L8 (b)); use --kernel signed or another variant")
     if args.grid:

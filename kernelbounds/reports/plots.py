@@ -189,7 +189,8 @@ def _grid(k: int) -> tuple[int, int]:
     return math.ceil(k / cols), cols
 
 
-def _matplotlib():
+def require_matplotlib() -> None:
+    """NoMatplotlib (one line: which extra) unless matplotlib imports; its backend is then Agg."""
     try:
         import matplotlib
     except ImportError as exc:
@@ -200,7 +201,7 @@ def _matplotlib():
 def figure(rows, log2: bool = True, title: str | None = None):
     """The matplotlib Figure of the rows (report.Row): one panel per n, in ascending n
     (the panels carry their n in `kernelbounds_n`; each may hold one zoom inset of the first m)."""
-    _matplotlib()
+    require_matplotlib()
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch

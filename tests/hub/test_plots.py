@@ -172,6 +172,7 @@ def test_table_plot_without_matplotlib_is_one_line(tmp_path):
     block = "import sys; sys.modules['matplotlib'] = None; from kernelbounds.cli import main; sys.exit(main(sys.argv[1:]))"
     r = subprocess.run([sys.executable, "-c", block, "table", "--m", "4..5", "--n", "3..3", "--plot", str(tmp_path / "p.png")], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "needs matplotlib" in r.stderr and not (tmp_path / "p.png").exists()
+    assert r.stdout == "" and "pip install 'kernelbounds[plots]'" in r.stderr  # refused before the table is computed or printed
 
 
 def test_every_png_in_docs_names_the_data_it_was_drawn_from_and_its_sha256():
