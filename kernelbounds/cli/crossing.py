@@ -16,7 +16,8 @@ def register(sub) -> None:
             "Search, with CP-SAT, a set of key pairs (a core) such that every choice of separation directions of their "
             "L1-forced signs has a cycle of strict angle precedences (THEORY §2 U6): then no head with a nonnegative kernel "
             "of rank <= 2 solves the witness family, so r >= 3. The solver only proposes; the certificate lists one cycle "
-            "per direction choice and the checker verifies each."
+            "per direction choice and the checker verifies each. CP-SAT is OR-Tools, the optional extra search "
+            "(pip install 'kernelbounds[search]')."
         ),
         epilog="exit codes: 0 a core was found (and written), 1 no core among the candidates, 2 usage error or unwritable file, 3 the solver's time limit, 4 internal error.\nexample: kernelbounds crossing --m 5 --n 3 -o crossing.json",
     )
