@@ -1285,6 +1285,14 @@ def pgroup_members(pgid: int) -> list[int]:
     return found
 
 
+def _sigint_default() -> None:
+    """In the child: SIGINT at its default, as at a terminal.  A suite started in the
+    background by a non-interactive shell (`nohup scripts/test-slow &`) inherits SIGINT
+    ignored, and Python then installs no KeyboardInterrupt handler: the signal sent below
+    would be lost and the case would time out for a reason that is not the program's."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(s: Path, args: list[str], sig: int, *, to_group: bool = False, wait: float = 4.0, cwd: Path | None = None,
               pythonpath: Path | None = None) -> Outcome:
     code = {signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
@@ -1292,7 +1300,7 @@ def interrupt(s: Path, args: list[str], sig: int, *, to_group: bool = False, wai
     cmd = [sys.executable, "-m", "kernelbounds", *args]
     shown = f"kernelbounds {' '.join(args)}  (signal {signal.Signals(sig).name} to the {'group' if to_group else 'front end'} after {wait:.0f} s)"
     p = subprocess.Popen(cmd, cwd=cwd or s, env=_env(s, pythonpath), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
+                         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_sigint_default)
     time.sleep(wait)
     if p.poll() is not None:
         out, err = p.communicate()
