@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 from .protocol import Entry, Statement, verdict
-from .rowshape import VERDICT, Problem, fields, sha, whole
+from .rowshape import VERDICT, Problem, fields, sha, show, whole
 
 NAME, KIND, SIDE = "codes", "lower-bound", "lower"
 THEORY, METHOD = "L4", "codes"
@@ -134,18 +134,12 @@ def shape(row, where: str, m: int, n: int, variant: str, cell: dict) -> list[Pro
         return out + [(f"{where}/certificates", "not a JSON object")]
     stated = stated_kernels(variant, bound)
     out += [(f"{where}/certificates/{k}", f"missing: the code bound {bound} at m = {m}, n = {n} ({variant}) states a {k} certificate") for k in stated if k not in certificates]
-    out += [(f"{where}/certificates/{_show(k)}", "not a certificate the code search states for this cell") for k in sorted(certificates, key=str) if k not in stated]
+    out += [(f"{where}/certificates/{show(k)}", "not a certificate the code search states for this cell") for k in sorted(certificates, key=str) if k not in stated]
     for k in stated:
         if k in certificates:
             found = fields(certificates[k], VERDICT, f"{where}/certificates/{k}")
             out += found or sha(certificates[k], f"{where}/certificates/{k}")
     return out
-
-
-def _show(x) -> str:
-    from .rowshape import show
-
-    return show(x)
 
 
 def statements(m: int, n: int, variant: str, kernel: str, lookup) -> list[Statement]:

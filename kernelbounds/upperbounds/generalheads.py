@@ -138,10 +138,12 @@ def unpack(value: dict, T: int) -> tuple[list[list[int]], int]:
 
     dtype = {name: dt for name, dt, _ in ENCODINGS}[value["encoding"]]
     nums = np.frombuffer(base64.b64decode(value["numerators"], validate=True), dtype=dtype).tolist()
+    if len(nums) != T * T:
+        raise InvalidArgument(f"a packed {T} x {T} table holds {len(nums)} numerators, not {T * T}")
     return [nums[q * T : (q + 1) * T] for q in range(T)], value["denominator"]
 
 
-def readout_table(value: list | dict, T: int) -> tuple[tuple[Fraction, ...], ...]:
+def readout_from_json(value: list | dict, T: int) -> tuple[tuple[Fraction, ...], ...]:
     """Inverse of :func:`readout_layout`: the readout rows F(q, .) as Fractions."""
     if isinstance(value, list):
         return tuple(tuple(Fraction(x) for x in row) for row in value)
@@ -205,7 +207,7 @@ def from_tables(doc: dict) -> ExplicitHead:
     def table(key):
         return tuple(tuple(Fraction(x) for x in row) for row in head[key])
 
-    return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), readout_table(head["readout"], 1 << doc["m"]))
+    return ExplicitHead(doc["m"], doc["n"], table("phi"), table("psi"), readout_from_json(head["readout"], 1 << doc["m"]))
 
 
 

@@ -16,7 +16,7 @@ from helpers import verdict
 from kernelbounds.certificate import canonical_json
 from kernelbounds.errors import InvalidArgument
 from kernelbounds.upperbounds import l1relaxation as l1
-from kernelbounds.upperbounds.generalheads import pack, readout_layout, readout_table, unpack
+from kernelbounds.upperbounds.generalheads import pack, readout_from_json, readout_layout, unpack
 
 
 def l1_literal(K, m: int) -> bool:
@@ -195,6 +195,8 @@ def test_the_packed_layout_round_trips_in_the_least_width(k, bits, data):
     assert packed["encoding"] == ("int16-le-base64" if bits == 15 else "int32-le-base64")
     rows, den = unpack(packed, T)
     assert den == d and [x for row in rows for x in row] == nums
+    with pytest.raises(InvalidArgument):  # read as a table of another size: refused, never cut or padded
+        unpack(packed, 2 * T)
     F = [[Fraction(x, d) for x in row] for row in rows]
-    assert readout_table(readout_layout(F, 8), T) == tuple(map(tuple, F))  # over the lcm of F's denominators
+    assert readout_from_json(readout_layout(F, 8), T) == tuple(map(tuple, F))  # over the lcm of F's denominators
     assert readout_layout(F, 7) == [[str(x) for x in row] for row in F]  # rows of rationals below m = 8
