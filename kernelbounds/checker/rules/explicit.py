@@ -67,11 +67,13 @@ def work(doc: Node, limits: Limits) -> int:
     builds, before any work: per query q the scaled rows have the heights H(phi_q) and
     H(F_q) (largest numerator + the lcm of the distinct denominators, from the text),
     psi one common H(psi); W = D_q w_q has H(phi_q) + H(psi) + log r bits, U = W F one
-    H(F_q) more.  Counted: reading the tables, the scalings (lcm steps), the kernel's
-    r T products, the extreme-class route's (|q| + 1) T three-term updates at U's height, the
-    exhaustive route when it runs, and the value dimension's first prime (m <= 8).  The rows
-    are rebuilt, never stored: each query's row is counted once per pass (E1, E2, the
-    exhaustive route when it runs) and the worst row once more (the claimed worst input)."""
+    H(F_q) more.  Counted: reading the tables, the scalings (lcm steps), the kernel's r T
+    products, E2, the exhaustive route when it runs, and the value dimension's first prime
+    (m <= 8).  The rows are rebuilt, never stored: each query's row is counted once per
+    pass (E1 with E2; the exhaustive route when it runs) and the worst row once more (the
+    claimed worst input).  E2 at query q: the T tokens grouped by level, the terms A, B, C
+    (products at U's and e's heights), then per least level t two terms for each token at
+    a level >= t: sum_t #{z : <q, z> >= t} = T (|q|/2 + 1), counted as T (|q| + 2)."""
     m = doc["m"].int(1, MAX_M, limit=limits.max_m)
     n = doc["n"].int(2, limit=limits.max_n)
     head = doc["head"].value if isinstance(doc["head"].value, dict) else {}
@@ -88,7 +90,8 @@ def work(doc: Node, limits: Limits) -> int:
     if packed is not None:
         total += T * T * 2  # decoding, and one list item per entry
     worst_u, worst_row, f_bits = 0, 0, []
-    passes = 3 if exhaustive_inputs(m, n) <= limits.exhaustive_inputs else 2
+    scaling = 1 if packed is not None else 4  # a list row is brought to its lcm first (Fraction steps)
+    passes = 2 if exhaustive_inputs(m, n) <= limits.exhaustive_inputs else 1
     for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(None if packed is not None else readout, T), strict=True)):
         h_phi = sum(row_height(phi_q))
         h_f = packed if packed is not None else sum(row_height(f_q))
@@ -96,9 +99,9 @@ def work(doc: Node, limits: Limits) -> int:
         h_u = h_w + h_f  # W = d w and U = w F (d the readout row's lcm)
         worst_u = max(worst_u, h_u)
         f_bits.append(h_f)
-        row = r * 3 * lin(h_phi) + r * T * (mul2(h_phi, h_psi) + lin(h_w)) + T * (3 * lin(h_f) + 2 * mul2(h_f, h_w))
+        row = r * 3 * lin(h_phi) + r * T * (mul2(h_phi, h_psi) + lin(h_w)) + T * (scaling * lin(h_f) + 2 * mul2(h_f, h_w))
         total, worst_row = total + passes * row, max(worst_row, row)
-        total += (q.bit_count() + 1) * T * (4 * mul2(h_e, h_u) + 8 * lin(h_u) + 6)
+        total += T * (3 * mul2(h_e, h_u) + 2 * lin(h_u + h_e) + 6) + (q.bit_count() + 2) * T * lin(h_u + h_e)
     total += worst_row
     if exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
         total += exhaustive_inputs(m, n) * ((2 * n + 2) * lin(worst_u) + 2 * mul2(worst_u, worst_u))
@@ -175,17 +178,12 @@ def _scaled(phi: list[list[Fraction]], psi: list[list[Fraction]]) -> Callable[[i
     return weights
 
 
-def _kernel(phi: list[list[Fraction]], psi: list[list[Fraction]], pointer: str) -> Callable[[int], list[int]]:
-    """E1 on every pair (q, z), then the weights q -> W (recomputed per query, never stored:
-    4^m integers at m = 12)."""
-    weights = _scaled(phi, psi)
-    for q in range(len(psi)):
-        W = weights(q)
-        bad = next((z for z in range(len(W)) if W[z] < 0), None)
-        if bad is not None:
-            w = sum((a * b for a, b in zip(phi[q], psi[bad], strict=True)), Fraction(0))
-            raise Invalid(f"{pointer}/{q}", f"<phi_Q({q}), psi_K({bad})> = {rat(w)} < 0: the kernel takes a negative value")
-    return weights
+def _nonnegative(W: list[int], q: int, phi: list[list[Fraction]], psi: list[list[Fraction]], pointer: str) -> None:
+    """E1 at query q: every W[z] = D_q <phi_Q(q), psi_K(z)> with D_q > 0 is >= 0."""
+    bad = next((z for z, w in enumerate(W) if w < 0), None)
+    if bad is not None:
+        w = sum((a * b for a, b in zip(phi[q], psi[bad], strict=True)), Fraction(0))
+        raise Invalid(f"{pointer}/{q}", f"<phi_Q({q}), psi_K({bad})> = {rat(w)} < 0: the kernel takes a negative value")
 
 
 def _integer_rows(weights: Callable[[int], list[int]], readout: Row, T: int) -> Iterator[tuple[list[int], list[int]]]:
@@ -200,26 +198,38 @@ def _integer_row(weights: Callable[[int], list[int]], readout: Row, q: int) -> t
     return [d * w for w in W], [w * f for w, f in zip(W, Fq, strict=True)]
 
 
-def _least_over_inputs(term: list[int], q: int, t: int, levels: list[int], k: int) -> int:
-    """min over multisets M (n-1 tokens, least level t) of sum_{z in q+M} term(z)."""
-    at = min(term[z] for z in range(len(term)) if levels[z] == t)
-    above = min(term[z] for z in range(len(term)) if levels[z] >= t)
-    return term[q] + at + k * above
+def _by_level(values: list[int], groups: list[list[int]]) -> list[list[int]]:
+    return [[values[z] for z in group] for group in groups]
 
 
 def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction, pointer: str, where: str = "") -> None:
     """E2 for one query: every input scored at q has denominator > 0 and |y - t| <= e
-    (`where` begins each reason: the query, when the pointer cannot name it)."""
-    levels = [(q & z).bit_count() for z in range(len(W))]
+    (`where` begins each reason: the query, when the pointer cannot name it).
+
+    With e = en/ed the three per-token terms at least level t are W, A - t B and C + t B
+    for A = ed U + en W, B = ed W, C = en W - ed U (ed (u - (t - e) w) and ed ((t + e) w - u)
+    scaled by ed > 0).  Over the multisets M of n - 1 tokens with least level t, a sum of
+    one term per token is least at M = (a, b^(n-2)), a the least term at level t and b the
+    least at levels >= t: so each sum's least value is the term of q + min over level t +
+    (n - 2) min over levels >= t, computed from the tokens grouped by level <q, z>."""
+    k = q.bit_count()
+    groups: list[list[int]] = [[] for _ in range(k + 1)]
+    for z in range(len(W)):
+        groups[(q & z).bit_count()].append(z)
     en, ed = e.numerator, e.denominator
-    for t in range(q.bit_count() + 1):
-        if _least_over_inputs(W, q, t, levels, n - 2) <= 0:
+    A = [ed * u + en * w for u, w in zip(U, W, strict=True)]
+    B = [ed * w for w in W]
+    C = [en * w - ed * u for u, w in zip(U, W, strict=True)]
+    Wl, Al, Bl, Cl = (_by_level(v, groups) for v in (W, A, B, C))
+    least_w = [min(g) for g in Wl]
+    for t in range(k + 1):
+        low = [min([a - t * b for a, b in zip(Al[l], Bl[l])]) for l in range(t, k + 1)]
+        high = [min([c + t * b for c, b in zip(Cl[l], Bl[l])]) for l in range(t, k + 1)]
+        if W[q] + least_w[t] + (n - 2) * min(least_w[t:]) <= 0:
             raise Invalid(pointer, f"{where}some input with least level {t} has denominator <= 0")
-        low = [ed * u - (ed * t - en) * w for u, w in zip(U, W, strict=True)]
-        if _least_over_inputs(low, q, t, levels, n - 2) < 0:
+        if A[q] - t * B[q] + low[0] + (n - 2) * min(low) < 0:
             raise Invalid(pointer, f"{where}some input with least level {t} has y < t - {rat(e)}")
-        high = [(ed * t + en) * w - ed * u for u, w in zip(U, W, strict=True)]
-        if _least_over_inputs(high, q, t, levels, n - 2) < 0:
+        if C[q] + t * B[q] + high[0] + (n - 2) * min(high) < 0:
             raise Invalid(pointer, f"{where}some input with least level {t} has y > t + {rat(e)}")
 
 
@@ -276,17 +286,18 @@ def check(doc: Node, limits: Limits) -> Outcome:
     e = claims["worst_error"].rational()
     routes: list[str] = []
 
-    weights = _kernel(phi, psi, head["phi"].pointer)
-    routes.append(f"kernel: <phi_Q(q), psi_K(z)> >= 0 on all {T * T} pairs")
-
     if e < 0:
         raise Invalid(claims["worst_error"].pointer, "the worst error cannot be negative")
+    weights = _scaled(phi, psi)
     packed = isinstance(head["readout"].value, dict)
-    for q, (W, U) in enumerate(_integer_rows(weights, readout, T)):
+    for q in range(T):  # one pass: E1 then E2 per query (the rows are rebuilt, never stored)
+        W, U = _integer_row(weights, readout, q)
+        _nonnegative(W, q, phi, psi, head["phi"].pointer)  # W = d D_q w_q, d > 0: the signs of w_q
         if packed:
             _extreme_class_route(W, U, q, n, e, head["readout"]["numerators"].pointer, f"query {q} (row {q} of the numerators): ")
         else:
             _extreme_class_route(W, U, q, n, e, head["readout"][q].pointer)
+    routes.append(f"kernel: <phi_Q(q), psi_K(z)> >= 0 on all {T * T} pairs")
     witness = claims["worst_input"].obj({"query", "others"})
     wq = witness["query"].token(m)
     others = tuple(x.token(m) for x in witness["others"].list(n - 1, length=n - 1))
