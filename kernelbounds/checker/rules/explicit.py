@@ -37,12 +37,12 @@ from itertools import combinations_with_replacement
 from . import modrank
 from ..common import Outcome, expect_equal, rat, require_version
 from ..rational import scale_to_ints
-from ..sizes import read_cost, row_height
+from ..sizes import digits_bits, read_cost, row_height
 from .. import claims as claim_of
 from ..errors import Invalid
 from ..jsonread import Node
 from ..limits import Limits, exhaustive_inputs
-from ..cost import budget_left, lin, mul2
+from ..cost import budget_left, div, lin, mul2
 
 HALF = Fraction(1, 2)
 MAX_M = 12  # tables have 4^m readout entries
@@ -67,7 +67,8 @@ def work(doc: Node, limits: Limits) -> int:
     builds, before any work: per query q the scaled rows have the heights H(phi_q) and
     H(F_q) (largest numerator + the lcm of the distinct denominators, from the text),
     psi one common H(psi); W = D_q w_q has H(phi_q) + H(psi) + log r bits, U = W F one
-    H(F_q) more.  Counted: reading the tables, the scalings (lcm steps), the kernel's r T
+    H(F_q) more.  Counted: reading the tables (every table of strings), the scalings
+    (``_scaling``: psi once, a row of phi and of a list-layout readout per pass), the kernel's r T
     products, E2, the exhaustive route when it runs, and the value dimension's first prime
     (m <= 8).  The rows are rebuilt, never stored: each query's row is counted once per
     pass (E1 with E2; the exhaustive route when it runs) and the worst row once more (the
@@ -80,17 +81,16 @@ def work(doc: Node, limits: Limits) -> int:
     T = 2**m
     psi = _rows(head.get("psi"), T)
     r = max(1, len(psi[0]) if isinstance(psi[0], list) else 1)
-    num, den = row_height([x for row in psi if isinstance(row, list) for x in row])
-    h_psi = num + den
+    flat_psi = [x for row in psi if isinstance(row, list) for x in row]
+    h_psi = sum(row_height(flat_psi))
     claims = doc["claims"].value if isinstance(doc["claims"].value, dict) else {}
     h_e = sum(row_height([claims.get("worst_error")]))
     readout = head.get("readout")
     packed = _packed_height(readout)
-    total = read_cost({k: v for k, v in head.items() if k != "readout" or packed is None}) + T * r * 3 * lin(h_psi)
+    total = read_cost([v for k, v in head.items() if k != "readout" or packed is None]) + _scaling(flat_psi) + T * r * lin(h_psi)
     if packed is not None:
         total += T * T * 2  # decoding, and one list item per entry
     worst_u, worst_row, f_bits = 0, 0, []
-    scaling = 1 if packed is not None else 4  # a list row is brought to its lcm first (Fraction steps)
     passes = 2 if exhaustive_inputs(m, n) <= limits.exhaustive_inputs else 1
     for q, (phi_q, f_q) in enumerate(zip(_rows(head.get("phi"), T), _rows(None if packed is not None else readout, T), strict=True)):
         h_phi = sum(row_height(phi_q))
@@ -99,8 +99,10 @@ def work(doc: Node, limits: Limits) -> int:
         h_u = h_w + h_f  # W = d w and U = w F (d the readout row's lcm)
         worst_u = max(worst_u, h_u)
         f_bits.append(h_f)
-        row = r * 3 * lin(h_phi) + r * T * (mul2(h_phi, h_psi) + lin(h_w)) + T * (scaling * lin(h_f) + 2 * mul2(h_f, h_w))
+        scalings = _scaling(phi_q) + _scaling(f_q)  # f_q is None (0) in the packed layout
+        row = scalings + r * T * (mul2(h_phi, h_psi) + lin(h_w)) + T * (lin(h_f) + 2 * mul2(h_f, h_w))
         total, worst_row = total + passes * row, max(worst_row, row)
+        total += _scaling(f_q) if m <= VALUE_DIM_M else 0  # the value dimension scales the readout once more
         total += T * (3 * mul2(h_e, h_u) + 2 * lin(h_u + h_e) + 6) + (q.bit_count() + 2) * T * lin(h_u + h_e)
     total += worst_row
     if exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
@@ -108,6 +110,18 @@ def work(doc: Node, limits: Limits) -> int:
     if m <= VALUE_DIM_M:
         total += modrank.per_prime(f_bits + [1], T)
     return total
+
+
+def _scaling(value: object) -> int:
+    """Units to bring a list of rational strings to one denominator (``scale_to_ints``): per
+    entry an lcm step (a gcd, an exact division, a product at the lcm's height L, bounded by
+    the distinct denominators' bits from the text), the division L // q and the product
+    p (L // q): 3 divisions of L by the largest q and 2 products."""
+    if not isinstance(value, list):
+        return 0
+    num, lcm_bits = row_height(value)
+    den = max((digits_bits(len(x.partition("/")[2])) for x in value if isinstance(x, str)), default=0)
+    return len(value) * (3 * div(lcm_bits, den) + 2 * mul2(max(num, den), lcm_bits))
 
 
 def _packed_height(readout: object) -> int | None:
