@@ -237,8 +237,8 @@ def _extreme_class_route(W: list[int], U: list[int], q: int, n: int, e: Fraction
     Wl, Al, Bl, Cl = (_by_level(v, groups) for v in (W, A, B, C))
     least_w = [min(g) for g in Wl]
     for t in range(k + 1):
-        low = [min([a - t * b for a, b in zip(Al[l], Bl[l])]) for l in range(t, k + 1)]
-        high = [min([c + t * b for c, b in zip(Cl[l], Bl[l])]) for l in range(t, k + 1)]
+        low = [min([a - t * b for a, b in zip(Al[l], Bl[l], strict=True)]) for l in range(t, k + 1)]
+        high = [min([c + t * b for c, b in zip(Cl[l], Bl[l], strict=True)]) for l in range(t, k + 1)]
         if W[q] + least_w[t] + (n - 2) * min(least_w[t:]) <= 0:
             raise Invalid(pointer, f"{where}some input with least level {t} has denominator <= 0")
         if A[q] - t * B[q] + low[0] + (n - 2) * min(low) < 0:
