@@ -115,12 +115,13 @@ def test_an_oversized_explicit_head_is_refused_before_any_work():
     doc = _head_doc()
     doc["m"] = 11  # tables of 4^11 entries would be claimed: refused at once
     v = verdict(doc)
-    # the estimate sizes the rows that are there (here 8 short ones: 5.2 * 10^8
+    # the estimate sizes the rows that are there (here 8 short ones: 1.0 * 10^8
     # units, under the budget), so the shape check refuses the file (exit 2) at the first
     # short table, before any route runs
     assert (v.code, v.pointer, v.routes) == (2, "/head/psi", []) and "expected 2048 items" in v.reason, v.render()
-    doc["m"] = 12
-    big = verdict(doc)
+    doc["m"] = 12  # the same at m = 12 (4.0 * 10^8 units); with a budget below the estimate, exit 3
+    assert verdict(doc).pointer == "/head/psi" and "expected 4096 items" in verdict(doc).reason
+    big = verdict(doc, work_budget=10**8)
     assert big.code == 3 and big.pointer == "" and "nothing was checked" in big.reason
 
 
