@@ -411,6 +411,10 @@ def job_check_l1_m10():
     return _check("explicit-head-m10-n3-r10.json")
 
 
+def job_check_l1_m11():
+    return _check("explicit-head-m11-n3-r12.json")
+
+
 def _l1_search(m: int, rank: int, seed: int):
     from kernelbounds.upperbounds import l1relaxation
 
@@ -629,6 +633,7 @@ ROWS = [
     ("central_search_m6", "central search m = 6, n = 3, rank 4, pi = (012)(345) (anchor)", "-", None, True),
     ("central_search_m8", "central search m = 8, n = 3, rank 7, pi = (0123456): find, rationalise, decide", "< 30 min", "central_search_m6", True),
     ("check_l1_m10", "check explicit-head m = 10, n = 3, rank 10 (the L1 relaxation's head, packed readout, 3.1 MB)", "< 30 s", "check_symmetric_m9", False),
+    ("check_l1_m11", "check explicit-head m = 11, n = 3, rank 12 (the L1 relaxation's head, packed readout, 11.8 MB)", "< 5x anchor (4x the entries, rank 12 against 10)", "check_l1_m10", False),
     ("l1_search_m6", "L1 relaxation m = 6, n = 3, rank 4, seed 1: kernel, readout LPs, exact decision", "< central search", "central_search_m6", True),
     ("l1_search_m8", "L1 relaxation m = 8, n = 3, rank 6, seed 1 (the committed head)", "< central search", "central_search_m8", True),
     ("farkas_m4_n8", "rank-one Farkas certificate m = 4, n = 8", "seconds", None, False),
