@@ -61,15 +61,15 @@ def row_height(value: object) -> tuple[int, int]:
 
 def read_cost(value: object) -> int:
     """Units to read a table of rational strings into Fractions (a Node and a parse per
-    entry; CPython's str -> int conversion is quadratic in the digits)."""
+    entry, 4-6 us measured; CPython's str -> int conversion is quadratic in the digits)."""
     stack, total = [value], 0
     while stack:
         v = stack.pop()
         if isinstance(v, list):
             if v and isinstance(v[0], str):
-                total += sum(40 + len(x) * len(x) // 20000 for x in v if isinstance(x, str))
+                total += sum(60 + len(x) * len(x) // 20000 for x in v if isinstance(x, str))
             else:
                 stack.extend(v)
         elif isinstance(v, str):
-            total += 40 + len(v) * len(v) // 20000
+            total += 60 + len(v) * len(v) // 20000
     return total

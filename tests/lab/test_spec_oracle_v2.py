@@ -30,9 +30,9 @@ SLOW |= {f"lower-sum-{k}-m{m:03d}-n3.json" for m in (80, 88, 96, 128, 192, 256)
 # families the v1 oracle declines (as it declines their nonnegative originals)
 UNDECIDED: set[str] = {f"lower-{k}-m24-n{n}.json" for k, n in (("signed-position-independent", 3), ("signed-position-dependent", 3),
                        ("signed-any-denominator-position-independent", 3), ("signed-any-denominator-causal", 3), ("signed-any-denominator-position-independent", 4))}
-# the m = 10 explicit head: 2^20 table cells of Fractions and a 1,024-side exact rank, over the
+# the m = 10 and 11 explicit heads: 2^20 and 2^22 table cells of Fractions and a 1,024-side exact rank, over the
 # oracle's bounds (MAX_TABLE_CELLS, MAX_RANK_SIDE); the checker decides it (rule E2, about 30 s)
-UNDECIDED |= {"explicit-head-m10-n3-r10.json"}
+UNDECIDED |= {"explicit-head-m10-n3-r10.json", "explicit-head-m11-n3-r12.json"}
 
 
 def load(name: str) -> dict:

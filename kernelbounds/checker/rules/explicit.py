@@ -100,13 +100,13 @@ def work(doc: Node, limits: Limits) -> int:
         worst_u = max(worst_u, h_u)
         f_bits.append(h_f)
         scalings = _scaling(phi_q) + _scaling(f_q)  # f_q is None (0) in the packed layout
-        row = scalings + r * T * (mul2(h_phi, h_psi) + lin(h_w)) + T * (lin(h_f) + 2 * mul2(h_f, h_w))
+        row = scalings + r * (T * (mul2(h_phi, h_psi) + lin(h_w)) + 20) + T * (lin(h_f) + 2 * mul2(h_f, h_w))  # 20: a list per feature
         total, worst_row = total + passes * row, max(worst_row, row)
         total += _scaling(f_q) if m <= VALUE_DIM_M else 0  # the value dimension scales the readout once more
         total += T * (3 * mul2(h_e, h_u) + 2 * lin(h_u + h_e) + 6) + (q.bit_count() + 2) * T * lin(h_u + h_e)
     total += worst_row
     if exhaustive_inputs(m, n) <= limits.exhaustive_inputs:
-        total += exhaustive_inputs(m, n) * ((2 * n + 2) * lin(worst_u) + 2 * mul2(worst_u, worst_u))
+        total += exhaustive_inputs(m, n) * ((2 * n + 2) * lin(worst_u) + 2 * mul2(worst_u, worst_u) + 5 * n + 10)  # + the loop's own steps
     if m <= VALUE_DIM_M:
         total += modrank.per_prime(f_bits + [1], T)
     return total
