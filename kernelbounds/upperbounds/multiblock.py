@@ -283,22 +283,27 @@ TIME_LIMIT = 60.0  # seconds per pruning LP (one m = 48 LP ran 117 s inside the 
 BITS = (20, 30, 40, 52)  # significant bits per g_J tried, in turn, by the exact decision
 
 
-def _incidence(blocks: tuple[int, ...], terms: list[tuple[int, ...]]):
-    """The points of the box and the float matrix C[x, J] = prod_i C(x_i, J_i) (J <= x)."""
+def _incidence(blocks: tuple[int, ...], terms: list[tuple[int, ...]], mirror: bool = False):
+    """The points of the box and the float matrix C[x, J] = prod_i C(x_i, J_i) (J <= x).
+    With ``mirror`` (two equal blocks, g_(a, b) = g_(b, a)) a term J stands for J and its
+    mirror image J_2, J_1 (the column sums both) and only the points x_1 <= x_2 are kept
+    (H is symmetric)."""
     from scipy.sparse import coo_matrix
 
-    pts = box(blocks)
+    pts = [x for x in box(blocks) if not mirror or x <= x[::-1]]
     at = {x: i for i, x in enumerate(pts)}
     r, c, v = [], [], []
     for k, J in enumerate(terms):
-        for x in product(*(range(a, h + 1) for a, h in zip(J, blocks, strict=True))):
-            r.append(at[x])
-            c.append(k)
-            v.append(float(term_cost(x, J)))
+        for K in sorted({J, J[::-1]}) if mirror else [J]:
+            for x in product(*(range(a, h + 1) for a, h in zip(K, blocks, strict=True))):
+                if x in at:
+                    r.append(at[x])
+                    c.append(k)
+                    v.append(float(term_cost(x, K)))
     return pts, coo_matrix((v, (r, c)), shape=(len(pts), len(terms))).tocsc()
 
 
-def _scaled_lp(blocks: tuple[int, ...], n: int, terms: list[tuple[int, ...]], C, H, active: set, nonnegative: bool, eps: float):
+def _scaled_lp(blocks: tuple[int, ...], n: int, terms: list[tuple[int, ...]], pts: list[tuple[int, ...]], C, H, active: set, nonnegative: bool, eps: float):
     """One pruning LP, scaled by a positive kernel ``H`` on the points (the last feasible
     one): the float g over the active terms (g_0 = 1) or None (infeasible, or stalled after
     ITERATIONS simplex iterations).  With eps fixed the conditions are, over
@@ -315,7 +320,7 @@ def _scaled_lp(blocks: tuple[int, ...], n: int, terms: list[tuple[int, ...]], C,
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
-    pts_total = np.array([sum(x) for x in box(blocks)])
+    pts_total = np.array([sum(x) for x in pts])
     m, T, P = sum(blocks), len(terms), len(H)
     free = n - 2
     Cc = C.tocsc()
@@ -362,35 +367,36 @@ def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, .
     rounded (significant bits, BITS) and decided exactly.  Every LP is scaled by the kernel
     of the last feasible g (:func:`_scaled_lp`; the first by ``start``'s, the one-block g of
     the seed, when given, else by the unscaled LP's), so that its entries stay O(1).  With
-    ``mirror`` and mirror-symmetric blocks, J and its mirror image are dropped together (the
-    conditions are symmetric, so a symmetric solution exists whenever one does): half the
-    LPs, and at m = 48 the single drops stalled where the pairs went through (8.9e8 against
-    4.28e8), while at m = 16 the single drops do better (435 against 859).  Deterministic
+    ``mirror`` and two equal blocks, g is symmetric (g_(a, b) = g_(b, a); the conditions are,
+    so a symmetric solution exists whenever one does): a term and its mirror image are one
+    column, dropped together, over the points x_1 <= x_2 (half the LP, and none of the
+    degenerate ties between mirror images on which the simplex stalls).  Deterministic
     (HiGHS's dual simplex with an iteration limit; the time limit is a safety net)."""
     import numpy as np
 
     from .prefix import _dyadic
 
     zero = tuple(0 for _ in blocks)
-    terms = [J for J in box(blocks) if sum(J) in seed or term_cost(blocks, J) <= cap]
-    pts, C = _incidence(blocks, terms)
+    mirrored = mirror and len(blocks) == 2 and blocks[0] == blocks[1]
+    terms = [J for J in box(blocks) if (sum(J) in seed or term_cost(blocks, J) <= cap) and not (mirrored and J > J[::-1])]
+    pts, C = _incidence(blocks, terms, mirrored)
     active = set(terms)
     if start is not None:
         H = np.array([float(sum(v * comb(sum(x), j) for j, v in start.items())) for x in pts])
     else:
         H = np.ones(len(pts))
-    g = _scaled_lp(blocks, n, terms, C, H, active, nonnegative, eps)
+    g = _scaled_lp(blocks, n, terms, pts, C, H, active, nonnegative, eps)
     if g is None:
         return None
-    mirrored = mirror and blocks == blocks[::-1]
     for J in sorted(terms, key=lambda J: (-term_cost(blocks, J), J)):
-        drop = {J, J[::-1]} if mirrored else {J}
-        if J != zero and J in active:  # a pair refused at J is tried again at its mirror, after the drops between
-            trial = _scaled_lp(blocks, n, terms, C, C @ g, active - drop, nonnegative, eps)
+        if J != zero:
+            H = C @ g  # positive up to the LP's tolerance: a point at or below 0 is scaled like the least positive one
+            trial = _scaled_lp(blocks, n, terms, pts, C, np.where(H > 0, H, H[H > 0].min()), active - {J}, nonnegative, eps)
             if trial is not None:
-                active, g = active - drop, trial
+                active, g = active - {J}, trial
+    g = {K: float(v) for J, v in zip(terms, g, strict=True) if J in active and v for K in ({J, J[::-1]} if mirrored else {J})}
     for bits in BITS:
-        found = decide(blocks, {J: _dyadic(float(v), bits) for J, v in zip(terms, g, strict=True) if J in active and v}, n)
+        found = decide(blocks, {J: _dyadic(v, bits) for J, v in g.items()}, n)
         if found is not None:
             return found
     return None
@@ -449,7 +455,7 @@ def best(m: int, n: int, nonnegative: bool, splits: list[tuple[int, ...]] | None
 def seeded(m: int, n: int, nonnegative: bool, cap: int) -> Family | None:
     """:func:`prune` at blocks m/2 + m/2, seeded from the committed one-block family of the
     same column at m (the stored prefix-search answer, or the explicit chain for g >= 0;
-    upperbounds/replay.py, m = 21..64)."""
+    upperbounds/replay.py, m = 21..64), with g symmetric (``mirror``)."""
     from . import replay
 
     one = replay.construction(m, n, nonnegative)
