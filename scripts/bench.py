@@ -641,7 +641,7 @@ ROWS = [
     ("check_multiblock_m32", "check upper-multiblock-any-m32-n3.json (THEORY U8: 289 box points, 49 terms, class pairs by the extremes per total)", "< 1 s", "check_upper_m32_n3", False),
     ("exact_check_multiblock_m16", "exact class-pair decision of the stored m = 16 multi-block answer (generator; anchor)", "-", None, False),
     ("search_multiblock_m16", "multi-block search m = 16, n = 3 at the stored blocks (mixed-integer LP, exact decision)", "< 120 s", "exact_check_multiblock_m16", False),
-    ("prune_multiblock_m32", "multi-block seed and prune m = 32, n = 3 (144 candidate terms, one LP per step)", "minutes", "exact_check_multiblock_m16", True),
+    ("prune_multiblock_m32", "multi-block seed and prune m = 32, n = 3 (144 candidate terms, one scaled LP per step, g symmetric)", "< 30 s", "exact_check_multiblock_m16", True),
     ("exact_check_m32_n3", "exact extreme-class check of the m = 32, n = 3 answer (anchor)", "-", None, False),
     ("search_m32_n3", "prefix search m = 32, n = 3 (signed)", "<= 1,000,000", "exact_check_m32_n3", False),
     ("exact_check_m64_n3", "exact extreme-class check of the m = 64, n = 3 answer (anchor)", "-", None, False),

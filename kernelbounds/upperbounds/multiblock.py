@@ -23,10 +23,12 @@ regeneration needs no solver.
 
     python -m kernelbounds.upperbounds.multiblock --refresh [--m 12 16 20] [--nonnegative] [--blocks 5+7 ...]
     python -m kernelbounds.upperbounds.multiblock --refresh --m 32 --prune 400000
+    python -m kernelbounds.upperbounds.multiblock --refresh --m 48 --prune 4.6e8
 
-At scale (m = 32) the mixed-integer LP does not finish; :func:`prune` seeds from the best
+At scale (m >= 32) the mixed-integer LP does not finish; :func:`prune` seeds from the best
 one-block family lifted by Vandermonde plus the cheap terms and drops terms while an LP stays
-feasible (THEORY U8, "Search").
+feasible (THEORY U8, "Search"), every LP scaled by the kernel of the last feasible g so that
+its entries are O(1) (:func:`_scaled_lp`).
 """
 
 from __future__ import annotations
@@ -276,79 +278,128 @@ def search(blocks: tuple[int, ...], n: int, nonnegative: bool, bounds: tuple[flo
 # ---------------------------------------------------------------- at scale: seed and prune
 
 
-def _relative_rows(blocks: tuple[int, ...], n: int, terms: list[tuple[int, ...]], eps: float):
-    """The rows with eps fixed (scale-free: g_0 = 1 is the only normalisation), over
-    (g+_J, g-_J for the terms, M_s, N_s, R_S): H >= 0, N_s <= H(U) <= M_s for |U| = s,
-    R_S >= (S - s - 1 + eps) M_s for s < S, and per point X of total S
-    g_0 (S - 1 + eps) - (1 - eps) H(X) + (n - 2) R_S <= 0 and
-    g_0 (S - 1 + eps) - (1 - eps) H(X) - (n - 2)(1 - eps) N_S <= 0: O(P + m^2) rows, not P m."""
-    pts = box(blocks)
-    m, T = sum(blocks), len(terms)
-    Mi, Ni, Ri = 2 * T, 2 * T + m + 1, 2 * T + 2 * (m + 1)
-    nv = 2 * T + 3 * (m + 1)
-    Hrow = _h_rows(pts, terms)
-    rows = _Rows()
-    inf = float("inf")
+ITERATIONS = 25_000  # simplex iterations per pruning LP: one that stalls counts as infeasible
+TIME_LIMIT = 60.0  # seconds per pruning LP (one m = 48 LP ran 117 s inside the iteration limit); a run it cuts is machine-dependent
+BITS = (20, 30, 40, 52)  # significant bits per g_J tried, in turn, by the exact decision
 
-    def H(x, coef):
-        return [(j, coef * w) for j, w in Hrow[x]] + [(T + j, -coef * w) for j, w in Hrow[x]]
 
+def _incidence(blocks: tuple[int, ...], terms: list[tuple[int, ...]], mirror: bool = False):
+    """The points of the box and the float matrix C[x, J] = prod_i C(x_i, J_i) (J <= x).
+    With ``mirror`` (two equal blocks, g_(a, b) = g_(b, a)) a term J stands for J and its
+    mirror image J_2, J_1 (the column sums both) and only the points x_1 <= x_2 are kept
+    (H is symmetric)."""
+    from scipy.sparse import coo_matrix
+
+    pts = [x for x in box(blocks) if not mirror or x <= x[::-1]]
+    at = {x: i for i, x in enumerate(pts)}
+    r, c, v = [], [], []
+    for k, J in enumerate(terms):
+        for K in sorted({J, J[::-1]}) if mirror else [J]:
+            for x in product(*(range(a, h + 1) for a, h in zip(K, blocks, strict=True))):
+                if x in at:
+                    r.append(at[x])
+                    c.append(k)
+                    v.append(float(term_cost(x, K)))
+    return pts, coo_matrix((v, (r, c)), shape=(len(pts), len(terms))).tocsc()
+
+
+def _scaled_lp(blocks: tuple[int, ...], n: int, terms: list[tuple[int, ...]], pts: list[tuple[int, ...]], C, H, active: set, nonnegative: bool, eps: float):
+    """One pruning LP, scaled by a positive kernel ``H`` on the points (the last feasible
+    one): the float g over the active terms (g_0 = 1) or None (infeasible, or stalled after
+    ITERATIONS simplex iterations).  With eps fixed the conditions are, over
+    (y+_J, y-_J, t_x, M_s, N_s, R_S) with g_J = c_J y_J and H(x) = H_x t_x,
+    t = E y (E[x, J] = C[x, J] c_J / H_x, c_J = min_x H_x / C[x, J]: every entry in (0, 1]),
+    t_0 = 1, t >= 0, N_s <= t_x H_x / nu_s and t_x H_x / mu_s <= M_s on total s (mu, nu the
+    largest and least H_x there), (S - s - 1 + eps) mu_s M_s <= rho_S R_S for s < S, and per
+    point X of total S, divided by H_X,
+    g_0 (S - 1 + eps) - (1 - eps) H(X) + (n - 2) rho_S R_S <= 0 and
+    g_0 (S - 1 + eps) - (1 - eps) H(X) - (n - 2)(1 - eps) nu_S N_S <= 0:
+    O(P + m^2) rows whose entries are O(1) near the scaling kernel (the raw rows span the
+    binomials times g, 20 and more orders of magnitude, at m = 48)."""
+    import numpy as np
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix
+
+    pts_total = np.array([sum(x) for x in pts])
+    m, T, P = sum(blocks), len(terms), len(H)
     free = n - 2
-    for x in pts:
-        s = sum(x)
-        rows.add(H(x, 1), 0.0, inf)
-        rows.add(H(x, 1) + [(Mi + s, -1)], -inf, 0.0)
-        rows.add(H(x, 1) + [(Ni + s, -1)], 0.0, inf)
+    Cc = C.tocsc()
+    col = np.array([np.min(H[Cc.indices[Cc.indptr[k]:Cc.indptr[k + 1]]] / Cc.data[Cc.indptr[k]:Cc.indptr[k + 1]]) for k in range(T)])
+    mu, nu = np.zeros(m + 1), np.full(m + 1, np.inf)
+    np.maximum.at(mu, pts_total, H)
+    np.minimum.at(nu, pts_total, H)
+    rho = np.array([max([(S - s - 1 + eps) * mu[s] for s in range(S)], default=1.0) for S in range(m + 1)])
+    ti, Mi, Ni, Ri = 2 * T, 2 * T + P, 2 * T + P + m + 1, 2 * T + P + 2 * (m + 1)
+    nv = Ri + m + 1
+    E = coo_matrix(Cc.multiply(col[None, :]).multiply(1.0 / H[:, None]))
+    A_eq = coo_matrix((np.concatenate([E.data, -E.data, -np.ones(P)]),
+                       (np.concatenate([E.row, E.row, np.arange(P)]), np.concatenate([E.col, T + E.col, ti + np.arange(P)]))), shape=(P, nv))
+    rows = _Rows()
+    for i, s in enumerate(pts_total):
+        rows.add([(ti + i, H[i] / mu[s]), (Mi + s, -1)], -np.inf, 0.0)
+        rows.add([(ti + i, -H[i] / nu[s]), (Ni + s, 1)], -np.inf, 0.0)
     for S in range(m + 1):
         for s in range(S):
-            rows.add([(Mi + s, S - s - 1 + eps), (Ri + S, -1)], -inf, 0.0)
-    zero = tuple(0 for _ in blocks)
-    for X in pts:
-        S = sum(X)
-        base = H(zero, S - 1 + eps) + H(X, -(1 - eps))
-        rows.add(base + [(Ri + S, free)], -inf, 0.0)
-        rows.add(base + [(Ni + S, -free * (1 - eps))], -inf, 0.0)
-    A, lo, hi = rows.matrix(nv)
-    return A, lo, hi, nv
+            rows.add([(Mi + s, (S - s - 1 + eps) * mu[s] / rho[S]), (Ri + S, -1)], -np.inf, 0.0)
+    for i, S in enumerate(pts_total):
+        if S:
+            a0 = H[0] * (S - 1 + eps) / H[i]
+            rows.add([(ti, a0), (ti + i, -(1 - eps)), (Ri + S, free * rho[S] / H[i])], -np.inf, 0.0)
+            rows.add([(ti, a0), (ti + i, -(1 - eps)), (Ni + S, -free * (1 - eps) * nu[S] / H[i])], -np.inf, 0.0)
+    A_ub, _, b_ub = rows.matrix(nv)
+    on = [J in active for J in terms]
+    bounds = [(0.0, None if o else 0.0) for o in on] + [(0.0, None if o and not nonnegative else 0.0) for o in on]
+    bounds += [(1.0, 1.0)] + [(0.0, None)] * (P - 1) + [(None, None)] * (3 * (m + 1))
+    res = linprog(np.zeros(nv), A_ub=A_ub, b_ub=b_ub, A_eq=A_eq.tocsr(), b_eq=np.zeros(P), bounds=bounds, method="highs",
+                  options={"maxiter": ITERATIONS, "time_limit": TIME_LIMIT, "primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9})
+    if res.status != 0:
+        return None
+    g = (res.x[:T] - res.x[T:2 * T]) * col
+    return g / g[terms.index(tuple(0 for _ in blocks))]
 
 
-def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, ...], cap: int, eps: float = 1e-4) -> Family | None:
+def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, ...], cap: int, eps: float = 1e-4,
+          start: dict[int, Fraction] | None = None, mirror: bool = False) -> Family | None:
     """Seed and prune (THEORY U8, "at scale"): the candidate terms are the one-block support
     ``seed`` lifted by Vandermonde (every J with |J| in seed: the one-block family itself)
     and every term of cost <= cap; one LP (eps fixed, g_0 = 1) per step, dropping the terms
     in decreasing cost (ties by J) whenever the rest stays feasible; the last feasible g is
-    rounded and decided exactly.  Deterministic (HiGHS's simplex, no time limit)."""
+    rounded (significant bits, BITS) and decided exactly.  Every LP is scaled by the kernel
+    of the last feasible g (:func:`_scaled_lp`; the first by ``start``'s, the one-block g of
+    the seed, when given, else by the unscaled LP's), so that its entries stay O(1).  With
+    ``mirror`` and two equal blocks, g is symmetric (g_(a, b) = g_(b, a); the conditions are,
+    so a symmetric solution exists whenever one does): a term and its mirror image are one
+    column, dropped together, over the points x_1 <= x_2 (half the LP, and none of the
+    degenerate ties between mirror images on which the simplex stalls).  Deterministic
+    (HiGHS's dual simplex with an iteration limit; the time limit is a safety net)."""
     import numpy as np
-    from scipy.optimize import linprog
-    from scipy.sparse import vstack
+
+    from .prefix import _dyadic
 
     zero = tuple(0 for _ in blocks)
-    terms = [J for J in box(blocks) if sum(J) in seed or term_cost(blocks, J) <= cap]
-    T = len(terms)
-    A, lo, hi, nv = _relative_rows(blocks, n, terms, eps)
-    finite = np.isfinite(hi)  # each row has one finite side: a.x <= hi, or -a.x <= -lo
-    A_ub = vstack([A[finite], -A[~finite]]).tocsr()
-    b_ub = np.concatenate([hi[finite], -lo[~finite]])
-    A_eq = np.zeros((1, nv))
-    A_eq[0, terms.index(zero)], A_eq[0, T + terms.index(zero)] = 1.0, -1.0
-
-    def solve(active: set) -> dict | None:
-        bounds = [(0.0, None if J in active else 0.0) for J in terms] + [(0.0, 0.0 if nonnegative or J not in active else None) for J in terms]
-        res = linprog(np.zeros(nv), A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=bounds + [(None, None)] * (3 * (sum(blocks) + 1)), method="highs")
-        if res.status != 0:
-            return None
-        return {J: float(res.x[k] - res.x[T + k]) for k, J in enumerate(terms) if J in active}
-
+    mirrored = mirror and len(blocks) == 2 and blocks[0] == blocks[1]
+    terms = [J for J in box(blocks) if (sum(J) in seed or term_cost(blocks, J) <= cap) and not (mirrored and J > J[::-1])]
+    pts, C = _incidence(blocks, terms, mirrored)
     active = set(terms)
-    g = solve(active)
+    if start is not None:
+        H = np.array([float(sum(v * comb(sum(x), j) for j, v in start.items())) for x in pts])
+    else:
+        H = np.ones(len(pts))
+    g = _scaled_lp(blocks, n, terms, pts, C, H, active, nonnegative, eps)
     if g is None:
         return None
     for J in sorted(terms, key=lambda J: (-term_cost(blocks, J), J)):
         if J != zero:
-            trial = solve(active - {J})
+            H = C @ g  # positive up to the LP's tolerance: a point at or below 0 is scaled like the least positive one
+            trial = _scaled_lp(blocks, n, terms, pts, C, np.where(H > 0, H, H[H > 0].min()), active - {J}, nonnegative, eps)
             if trial is not None:
                 active, g = active - {J}, trial
-    return rounded(blocks, n, {J: v for J, v in g.items() if v}, tuple(2**k for k in (20, 30, 40, 50, 60)))
+    g = {K: float(v) for J, v in zip(terms, g, strict=True) if J in active and v for K in ({J, J[::-1]} if mirrored else {J})}
+    for bits in BITS:
+        found = decide(blocks, {J: _dyadic(v, bits) for J, v in g.items()}, n)
+        if found is not None:
+            return found
+    return None
 
 
 # ---------------------------------------------------------------- stored answers
@@ -404,11 +455,11 @@ def best(m: int, n: int, nonnegative: bool, splits: list[tuple[int, ...]] | None
 def seeded(m: int, n: int, nonnegative: bool, cap: int) -> Family | None:
     """:func:`prune` at blocks m/2 + m/2, seeded from the committed one-block family of the
     same column at m (the stored prefix-search answer, or the explicit chain for g >= 0;
-    upperbounds/replay.py, m = 21..64)."""
+    upperbounds/replay.py, m = 21..64), with g symmetric (``mirror``)."""
     from . import replay
 
-    seed = tuple(replay.construction(m, n, nonnegative).support)
-    return prune((m // 2, m - m // 2), n, nonnegative, seed, cap)
+    one = replay.construction(m, n, nonnegative)
+    return prune((m // 2, m - m // 2), n, nonnegative, tuple(one.support), cap, start=one.g, mirror=True)
 
 
 def refresh(targets: list[tuple[int, int, bool]], path: Path = DATA, time_limit: float = 600.0, splits: list[tuple[int, ...]] | None = None, cap: int | None = None) -> None:
