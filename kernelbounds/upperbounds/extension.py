@@ -55,7 +55,7 @@ def _rounded(g: dict[int, float], n: int, cap: int) -> tuple[dict[int, int], int
 
     best = None
     for bits in prefix.BITS:
-        exact = {j: prefix._dyadic(v / g[0], bits) for j, v in g.items()}
+        exact = {j: prefix.dyadic(v / g[0], bits) for j, v in g.items()}
         exact[0] = Fraction(1)
         gi = complementbasis.integral(exact)
         r = complementbasis.reach(gi, n, 0, limit=cap)

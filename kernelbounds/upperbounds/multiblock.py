@@ -374,7 +374,7 @@ def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, .
     (HiGHS's dual simplex with an iteration limit; the time limit is a safety net)."""
     import numpy as np
 
-    from .prefix import _dyadic
+    from .prefix import dyadic
 
     zero = tuple(0 for _ in blocks)
     mirrored = mirror and len(blocks) == 2 and blocks[0] == blocks[1]
@@ -396,7 +396,7 @@ def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, .
                 active, g = active - {J}, trial
     g = {K: float(v) for J, v in zip(terms, g, strict=True) if J in active and v for K in ({J, J[::-1]} if mirrored else {J})}
     for bits in BITS:
-        found = decide(blocks, {J: _dyadic(v, bits) for J, v in g.items()}, n)
+        found = decide(blocks, {J: dyadic(v, bits) for J, v in g.items()}, n)
         if found is not None:
             return found
     return None

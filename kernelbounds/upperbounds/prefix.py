@@ -225,7 +225,7 @@ def cost_to_go(m: int, bounds: list[int]) -> list[int]:
 # ---------------------------------------------------------------- rounding
 
 
-def _dyadic(x: float, bits: int) -> Fraction:
+def dyadic(x: float, bits: int) -> Fraction:
     """x rounded to `bits` significant bits, as an exact dyadic rational."""
     if x == 0:
         return Fraction(0)
@@ -241,7 +241,7 @@ def rationalise(g: dict[int, float], m: int, n: int, stats: dict) -> complementb
         return None
     scaled = {j: v / g0 for j, v in g.items()}
     for bits in BITS:
-        exact = {j: _dyadic(v, bits) for j, v in scaled.items()}
+        exact = {j: dyadic(v, bits) for j, v in scaled.items()}
         exact[0] = Fraction(1)
         found = complementbasis.decide(exact, m, n, "prefix search", stats)
         if found is not None:
