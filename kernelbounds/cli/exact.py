@@ -28,7 +28,7 @@ def register(sub) -> None:
         description="Search a head of feature rank R (THEORY U5): one LP per query alternating with one LP in the key features, each solved at a central point over the active token rows, from seeded starts (every head of rank R, or with --symmetric the symmetry ansatz; with --l1 the L1 relaxation instead); a head with a positive least margin is rationalised and its exact worst error over every input decides. Finding none proves nothing.",
         epilog=f"{EXITS}\nexit 3 when --time-limit is reached without a head (one line: where the search was).\nexample: kernelbounds general-head --m 4 --n 3 --rank 2 -o h.json (under a second)",
     )
-    size_options(p, m=(1, 10), n=(2, 8), m_note=" (up to 8 without --l1)")
+    size_options(p, m=(1, 11), n=(2, 8), m_note=" (up to 8 without --l1; at m = 11 the shipped rank-12 head took 40 minutes: --l1 --rank 12 --seed 1 --time-limit 7200)")
     p.add_argument("--rank", type=positive("--rank", 1, 64), required=True, help="feature rank R, 1..64")
     p.add_argument("--starts", type=positive("--starts", 1, 10**4), default=None, help="seeded starts from --seed on, 1..10000 (default 8; with --symmetric 1 per permutation)")
     p.add_argument("--seed", type=positive("--seed", 0, 2**31), default=0, help=f"random seed, 0..{2**31} (default 0)")

@@ -3,6 +3,8 @@
 import json
 import time
 
+import pytest
+
 from kernelbounds.checker import check_file
 from kernelbounds.cli import main
 
@@ -27,6 +29,18 @@ def test_l1_refuses_other_lengths_and_combinations_in_one_line(capsys):
 def test_m_above_8_needs_l1(capsys):
     assert main(["general-head", "--m", "9", "--n", "3", "--rank", "2"]) == 2
     assert "--l1" in capsys.readouterr().err
+
+
+def test_l1_reaches_the_shipped_heads_m_and_no_further(capsys):
+    """--l1 takes m = 11 (the shipped rank-12 head's m; here stopped by a 1 s time limit:
+    exit 3, not a usage error) and refuses m = 12 in one line."""
+    assert main(["general-head", "--m", "11", "--n", "3", "--rank", "12", "--l1", "--time-limit", "1"]) == 3
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:  # argparse's range check
+        main(["general-head", "--m", "12", "--n", "3", "--rank", "14", "--l1"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--m" in err
 
 
 def test_l1_stops_at_its_time_limit_with_one_line_and_exit_3(capsys):
