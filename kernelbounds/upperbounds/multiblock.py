@@ -366,7 +366,8 @@ def prune(blocks: tuple[int, ...], n: int, nonnegative: bool, seed: tuple[int, .
     in decreasing cost (ties by J) whenever the rest stays feasible; the last feasible g is
     rounded (significant bits, BITS) and decided exactly.  Every LP is scaled by the kernel
     of the last feasible g (:func:`_scaled_lp`; the first by ``start``'s, the one-block g of
-    the seed, when given, else by the unscaled LP's), so that its entries stay O(1).  With
+    the seed, when given, else by H = 1 at every point, the unscaled kernel), so that its
+    entries stay O(1).  With
     ``mirror`` and two equal blocks, g is symmetric (g_(a, b) = g_(b, a); the conditions are,
     so a symmetric solution exists whenever one does): a term and its mirror image are one
     column, dropped together, over the points x_1 <= x_2 (half the LP, and none of the
